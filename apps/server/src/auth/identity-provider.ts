@@ -1,0 +1,97 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../db/database.ts';
+import type { AccountsRepository } from '../repositories/accounts-repository.ts';
+import { createOidcAdapterClass } from './oidc-adapter.ts';
+import type { Secrets } from './secrets.ts';
+
+export const EMBEDDED_ISSUER_PATH = '/idp';
+export const EMBEDDED_CLIENT_ID = 'users-admin';
+export const OIDC_SCOPES = 'openid email profile org';
+
+export interface IdentityProviderOptions {
+  db: Db;
+  accounts: AccountsRepository;
+  secrets: Secrets;
+  publicUrl: string;
+  accessTokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+}
+
+/**
+ * The embedded OpenID provider (panva's oidc-provider) used by default. The subject of a sign-in
+ * is the user's id in the organisation signed into, so its claims carry that `org_id`.
+ */
+export function createIdentityProvider(options: IdentityProviderOptions): Provider {
+  const { accounts, publicUrl } = options;
+  const configuration: Configuration = {
+    adapter: createOidcAdapterClass(options.db),
+    clients: [
+      {
+        client_id: EMBEDDED_CLIENT_ID,
+        client_secret: options.secrets.clientSecret,
+        redirect_uris: [`${publicUrl}/auth/callback`],
+        post_logout_redirect_uris: [`${publicUrl}/`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    async findAccount(_ctx, sub) {
+      const membership = await accounts.findMembership(sub);
+      if (!membership) return undefined;
+      return {
+        accountId: sub,
+        async claims() {
+          return {
+            sub,
+            email: membership.email,
+            name: membership.name,
+            locale: membership.locale,
+            org_id: membership.orgId,
+          };
+        },
+      };
+    },
+    claims: {
+      openid: ['sub'],
+      email: ['email'],
+      profile: ['name', 'locale'],
+      org: ['org_id'],
+    },
+    scopes: ['openid', 'email', 'profile', 'org'],
+    conformIdTokenClaims: false,
+    cookies: { keys: options.secrets.providerCookieKeys },
+    jwks: { keys: [options.secrets.signingKey] },
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: options.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      IdToken: options.accessTokenTtlSeconds,
+      Interaction: 3600,
+      Session: options.sessionTtlSeconds,
+      Grant: options.sessionTtlSeconds,
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true },
+    },
+    // The Users page is a first-party client: the grant is made at sign-in, no consent screen.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { client, session } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) {
+        const existing = await ctx.oidc.provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(OIDC_SCOPES);
+      await grant.save();
+      return grant;
+    },
+  };
+  const provider = new Provider(`${publicUrl}${EMBEDDED_ISSUER_PATH}`, configuration);
+  provider.proxy = true;
+  return provider;
+}

@@ -1,0 +1,66 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/database.ts';
+
+/**
+ * oidc-provider's storage (sessions, grants, codes, tokens, interactions) in the database, so
+ * that a sign-in at the identity provider survives restarts and is shared by every instance.
+ */
+export function createOidcAdapterClass(db: Db) {
+  return class DatabaseAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const row = {
+        payload: JSON.stringify(payload),
+        grant_id: payload.grantId ?? null,
+        user_code: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+      };
+      await db
+        .insertInto('oidc_payloads')
+        .values({ model: this.model, id, ...row, consumed_at: null })
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+        .execute();
+    }
+
+    private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+      const row = await db
+        .selectFrom('oidc_payloads')
+        .select(['payload', 'consumed_at', 'expires_at'])
+        .where('model', '=', this.model)
+        .where(column, '=', value)
+        .executeTakeFirst();
+      if (!row || (row.expires_at && row.expires_at.getTime() <= Date.now())) return undefined;
+      const payload = row.payload as AdapterPayload;
+      return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+    }
+
+    find(id: string) {
+      return this.findBy('id', id);
+    }
+    findByUid(uid: string) {
+      return this.findBy('uid', uid);
+    }
+    findByUserCode(userCode: string) {
+      return this.findBy('user_code', userCode);
+    }
+
+    async consume(id: string): Promise<void> {
+      await db
+        .updateTable('oidc_payloads')
+        .set({ consumed_at: new Date() })
+        .where('model', '=', this.model)
+        .where('id', '=', id)
+        .execute();
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.deleteFrom('oidc_payloads').where('model', '=', this.model).where('id', '=', id).execute();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+    }
+  };
+}

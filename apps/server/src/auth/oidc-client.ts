@@ -1,0 +1,37 @@
+import * as client from 'openid-client';
+
+export interface OidcClientOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * The server's OpenID client (openid-client): discovers the issuer once, lazily (the embedded
+ * issuer is this very server, so it can only be asked once the server listens), and retries
+ * discovery after a failure instead of caching it.
+ */
+export function createOidcClient(options: OidcClientOptions) {
+  let configuration: Promise<client.Configuration> | undefined;
+  const insecure = new URL(options.issuer).protocol === 'http:';
+
+  return {
+    configuration(): Promise<client.Configuration> {
+      configuration ??= client
+        .discovery(
+          new URL(options.issuer),
+          options.clientId,
+          undefined,
+          client.ClientSecretBasic(options.clientSecret),
+          insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+        )
+        .catch((error: unknown) => {
+          configuration = undefined;
+          throw error;
+        });
+      return configuration;
+    },
+  };
+}
+
+export type OidcClient = ReturnType<typeof createOidcClient>;

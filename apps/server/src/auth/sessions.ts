@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SessionClaims } from '@users-admin/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+
+export const SESSION_COOKIE = 'sid';
+
+export interface Session {
+  claims: SessionClaims;
+  accessTokenExpiresAt: Date;
+  expiresAt: Date;
+}
+
+export type SessionLookup =
+  | { state: 'none' }
+  | { state: 'invalid' }
+  | { state: 'expired'; session: Session }
+  | { state: 'valid'; session: Session };
+
+const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/**
+ * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
+ * its hash, so any server instance can serve any request and a restart signs nobody out.
+ */
+export function createSessionStore(db: Db, options: { secure: boolean; ttlSeconds: number }) {
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secure,
+    path: '/',
+    signed: true,
+  };
+
+  const readCookie = (request: FastifyRequest): string | undefined | null => {
+    const raw = request.cookies[SESSION_COOKIE];
+    if (!raw) return undefined;
+    const unsigned = request.unsignCookie(raw);
+    return unsigned.valid ? unsigned.value : null;
+  };
+
+  return {
+    async create(
+      reply: FastifyReply,
+      values: { claims: SessionClaims; idToken: string | undefined; accessTokenExpiresAt: Date },
+    ): Promise<void> {
+      const id = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
+      await db
+        .insertInto('sessions')
+        .values({
+          id: hashId(id),
+          account_sub: values.claims.sub,
+          org_id: values.claims.org_id,
+          claims: JSON.stringify(values.claims),
+          id_token: values.idToken ?? null,
+          access_token_expires_at: values.accessTokenExpiresAt,
+          expires_at: expiresAt,
+        })
+        .execute();
+      reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
+    },
+
+    async lookup(request: FastifyRequest): Promise<SessionLookup> {
+      const id = readCookie(request);
+      if (id === undefined) return { state: 'none' };
+      if (id === null) return { state: 'invalid' };
+      const row = await db
+        .selectFrom('sessions')
+        .select(['claims', 'access_token_expires_at', 'expires_at'])
+        .where('id', '=', hashId(id))
+        .executeTakeFirst();
+      if (!row || row.expires_at.getTime() <= Date.now()) return { state: 'invalid' };
+      const session: Session = {
+        claims: row.claims as unknown as SessionClaims,
+        accessTokenExpiresAt: row.access_token_expires_at,
+        expiresAt: row.expires_at,
+      };
+      return session.accessTokenExpiresAt.getTime() <= Date.now()
+        ? { state: 'expired', session }
+        : { state: 'valid', session };
+    },
+
+    /** Ends the session at the server (a copied cookie stops working) and returns its id token. */
+    async destroy(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+      const id = readCookie(request);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      if (!id) return undefined;
+      const row = await db.deleteFrom('sessions').where('id', '=', hashId(id)).returning('id_token').executeTakeFirst();
+      return row?.id_token ?? undefined;
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

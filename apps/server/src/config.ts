@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type { AppConfig } from '@users-admin/contract';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
+  .pipe(z.url().optional());
+
+/** Every setting the server reads, parsed once from the environment (documented in README.md). */
+const environmentSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl,
+  PUBLIC_URL: optionalUrl,
+  SESSION_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).default(300),
+  IDP_SESSION_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 3600),
+  SESSION_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 3600),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_ORG_CLAIM: z.string().default('org_id'),
+  OIDC_LOCALE_CLAIM: z.string().default('locale'),
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  WEB_DIST: z.string().optional(),
+  HOME_URL: optionalUrl,
+  LAUNCHPAD_URL: optionalUrl,
+  MONITORING_SCRIPT_URL: optionalUrl,
+  GLOBAL_NAVIGATOR_SCRIPT_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  /** The origin browsers use to reach this server; the OIDC redirect URIs are built on it. */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string | undefined;
+  accessTokenTtlSeconds: number;
+  idpSessionTtlSeconds: number;
+  sessionTtlSeconds: number;
+  /** An external OpenID provider; when absent the embedded one is mounted at `/oidc`. */
+  externalIssuer: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  orgClaim: string;
+  localeClaim: string;
+  seedDemo: boolean;
+  webDist: string;
+  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  /** What the page is told at start-up (SPEC.md §2, §7). */
+  app: AppConfig;
+}
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.OIDC_ISSUER && !(e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
+    throw new Error('Invalid configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    sessionSecret: e.SESSION_SECRET,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
+    idpSessionTtlSeconds: e.IDP_SESSION_TTL,
+    sessionTtlSeconds: e.SESSION_TTL,
+    externalIssuer:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : undefined,
+    orgClaim: e.OIDC_ORG_CLAIM,
+    localeClaim: e.OIDC_LOCALE_CLAIM,
+    seedDemo: e.SEED_DEMO === 'true',
+    webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist')),
+    logLevel: e.LOG_LEVEL,
+    app: {
+      homeUrl: e.HOME_URL ?? '/',
+      launchpadUrl: e.LAUNCHPAD_URL ?? '/',
+      ...(e.MONITORING_SCRIPT_URL ? { monitoringScriptUrl: e.MONITORING_SCRIPT_URL } : {}),
+      ...(e.GLOBAL_NAVIGATOR_SCRIPT_URL ? { globalNavigatorScriptUrl: e.GLOBAL_NAVIGATOR_SCRIPT_URL } : {}),
+    },
+  };
+}

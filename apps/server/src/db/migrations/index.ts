@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

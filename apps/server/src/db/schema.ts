@@ -1,0 +1,82 @@
+import type { UserStatus } from '@users-admin/contract';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Table types of the database, kept in step with the migrations in ./migrations. */
+export interface Database {
+  organizations: OrganizationsTable;
+  accounts: AccountsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  oidc_payloads: OidcPayloadsTable;
+  app_secrets: AppSecretsTable;
+}
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: CreatedAt;
+}
+
+/** A person who can sign in at the embedded identity provider. */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  locale: string;
+  created_at: CreatedAt;
+}
+
+/** A user of one organisation: the rows of the Users page. Keyed by (org_id, id). */
+export interface UsersTable {
+  org_id: string;
+  id: string;
+  account_id: string | null;
+  name: string;
+  email: string;
+  initials: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  status: UserStatus;
+  is_external: boolean;
+  is_system_admin: boolean;
+  /** The name folded for people's order: accents removed, lower case. */
+  sort_name: string;
+  /** Lower-case name and email joined by U+001F: the one expression a search matches. */
+  search_text: string;
+  created_at: CreatedAt;
+}
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+
+export interface SessionsTable {
+  /** SHA-256 of the session cookie's value: a stolen table does not yield live cookies. */
+  id: string;
+  account_sub: string;
+  org_id: string;
+  claims: ColumnType<Record<string, unknown>, string, string>;
+  id_token: string | null;
+  access_token_expires_at: ColumnType<Date, Date, Date>;
+  expires_at: ColumnType<Date, Date, Date>;
+  created_at: CreatedAt;
+}
+
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: ColumnType<Date | null, Date | null, Date | null>;
+  consumed_at: ColumnType<Date | null, Date | null, Date | null>;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}

@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import { uuidv7 } from '../lib/ids.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { searchText, sortName } from '../lib/user-text.ts';
+import type { Db } from './database.ts';
+import type { NewUserRow } from './schema.ts';
+import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
+
+export const DEMO_ORGS = {
+  acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
+  globex: { id: '01900000-0000-7000-8000-000000000002', name: 'Globex', slug: 'globex' },
+} as const;
+
+export const DEMO_ACCOUNTS = [
+  {
+    email: 'admin@acme.example',
+    password: 'admin',
+    name: 'Ada Admin',
+    firstName: 'Ada',
+    lastName: 'Admin',
+    locale: 'en',
+    org: 'acme',
+    isSystemAdmin: true,
+  },
+  {
+    email: 'user@acme.example',
+    password: 'user',
+    name: 'Ulysses User',
+    firstName: 'Ulysses',
+    lastName: 'User',
+    locale: 'en',
+    org: 'acme',
+    isSystemAdmin: false,
+  },
+  {
+    email: 'admin@globex.example',
+    password: 'admin',
+    name: 'Greta Globex',
+    firstName: 'Greta',
+    lastName: 'Globex',
+    locale: 'de',
+    org: 'globex',
+    isSystemAdmin: true,
+  },
+] as const;
+
+const DEMO_USER_COUNTS = { acme: 420, globex: 60 } as const;
+
+export type Progress = (done: number, total: number) => void;
+
+function toRow(orgId: string, user: GeneratedUser, createdAt: number): NewUserRow {
+  return {
+    org_id: orgId,
+    id: uuidv7(createdAt),
+    account_id: null,
+    name: user.name,
+    email: user.email,
+    initials: user.initials,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    status: user.status,
+    is_external: user.isExternal,
+    is_system_admin: user.isSystemAdmin,
+    sort_name: sortName(user.name),
+    search_text: searchText(user.name, user.email),
+  };
+}
+
+/**
+ * Inserts users in batches of one statement each: column arrays passed to `unnest`, so a batch
+ * of thousands of rows costs one parse and a handful of bound parameters on either engine.
+ */
+export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <K extends keyof NewUserRow>(key: K) => rows.map((row) => row[key] ?? null);
+  await sql`
+    insert into users (org_id, id, account_id, name, email, initials, first_name, last_name,
+                       status, is_external, is_system_admin, sort_name, search_text)
+    select * from unnest(
+      ${column('org_id')}::uuid[], ${column('id')}::uuid[], ${column('account_id')}::uuid[],
+      ${column('name')}::text[], ${column('email')}::text[], ${column('initials')}::text[],
+      ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('status')}::text[],
+      ${column('is_external')}::boolean[], ${column('is_system_admin')}::boolean[],
+      ${column('sort_name')}::text[], ${column('search_text')}::text[]
+    )`.execute(db);
+}
+
+export interface SeedOrganizationOptions {
+  id?: string;
+  name: string;
+  slug: string;
+  users: number;
+  seed?: number;
+  batchSize?: number;
+  onProgress?: Progress;
+}
+
+/** Creates an organisation with `users` generated users; returns its id. */
+export async function seedOrganization(db: Db, options: SeedOrganizationOptions): Promise<string> {
+  const orgId = options.id ?? uuidv7();
+  await db.insertInto('organizations').values({ id: orgId, name: options.name, slug: options.slug }).execute();
+  const random = createRandom(options.seed ?? 1);
+  const batchSize = options.batchSize ?? 5000;
+  // Spread creation times over the past so the unsorted order (by id) is the order of joining.
+  const start = Date.now() - options.users * 1000;
+  for (let done = 0; done < options.users; ) {
+    const count = Math.min(batchSize, options.users - done);
+    const rows: NewUserRow[] = [];
+    for (let i = 0; i < count; i++) {
+      const n = done + i + 1;
+      rows.push(toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000));
+    }
+    await insertUsers(db, rows);
+    done += count;
+    options.onProgress?.(done, options.users);
+  }
+  return orgId;
+}
+
+/** Creates an account that can sign in, and its user in an organisation. */
+export async function createAccount(
+  db: Db,
+  account: {
+    email: string;
+    password: string;
+    name: string;
+    firstName: string;
+    lastName: string;
+    locale: string;
+    orgId: string;
+    isSystemAdmin: boolean;
+  },
+): Promise<string> {
+  const accountId = uuidv7();
+  await db
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      email: account.email,
+      name: account.name,
+      password_hash: await hashPassword(account.password),
+      locale: account.locale,
+    })
+    .execute();
+  await insertUsers(db, [
+    {
+      ...toRow(
+        account.orgId,
+        {
+          name: account.name,
+          email: account.email,
+          initials: `${account.firstName.charAt(0)}${account.lastName.charAt(0)}`,
+          firstName: account.firstName,
+          lastName: account.lastName,
+          status: 'active',
+          isExternal: false,
+          isSystemAdmin: account.isSystemAdmin,
+        },
+        Date.now(),
+      ),
+      account_id: accountId,
+    },
+  ]);
+  return accountId;
+}
+
+/** Seeds the demo organisations and accounts when the database has no organisation yet. */
+export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+  const existing = await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+  if (existing) return false;
+  await db.transaction().execute(async (tx) => {
+    for (const [key, org] of Object.entries(DEMO_ORGS)) {
+      await seedOrganization(tx, {
+        ...org,
+        users: DEMO_USER_COUNTS[key as keyof typeof DEMO_ORGS],
+        seed: key === 'acme' ? 1 : 2,
+      });
+    }
+    for (const account of DEMO_ACCOUNTS) {
+      await createAccount(tx, { ...account, orgId: DEMO_ORGS[account.org].id });
+    }
+  });
+  return true;
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const SERVER_PREFIXES = ['/apis/', '/auth/', '/idp', '/interaction/', '/app-config.json'];
+
+/**
+ * Serves the built page: hashed assets cached for a year, and index.html for every other GET
+ * that asks for HTML, so the page's own router handles its routes (SPEC.md §2).
+ */
+export async function webAppPlugin(app: FastifyInstance, options: { webDist: string }) {
+  const indexHtml = path.join(options.webDist, 'index.html');
+  if (!existsSync(indexHtml)) {
+    app.log.warn({ webDist: options.webDist }, 'the web app is not built: run `npm run build`');
+  }
+  await app.register(fastifyStatic, {
+    root: options.webDist,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+
+  app.get('/*', (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isServerPath = SERVER_PREFIXES.some((prefix) => url.startsWith(prefix));
+    const assetPath = path.join(options.webDist, path.normalize(url));
+    if (!isServerPath && assetPath.startsWith(options.webDist) && url !== '/' && existsSync(assetPath)) {
+      return reply.sendFile(path.relative(options.webDist, assetPath));
+    }
+    if (isServerPath || path.extname(url) !== '' || !existsSync(indexHtml)) {
+      return reply.callNotFound();
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

@@ -1,0 +1,152 @@
+import type { SessionClaims } from '@users-admin/contract';
+import type { FastifyInstance } from 'fastify';
+import * as client from 'openid-client';
+import { z } from 'zod';
+import { OIDC_SCOPES } from '../auth/identity-provider.ts';
+import type { OidcClient } from '../auth/oidc-client.ts';
+import { safeRedirectPath } from '../auth/redirect-path.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+
+const TRANSACTION_COOKIE = 'auth_tx';
+
+const startQuery = z.object({
+  post_auth_redirect_path: z.string().optional(),
+  resource: z.string().optional(),
+  callback_mode: z.enum(['silent', 'redirect']).optional(),
+  prompt: z.enum(['none', 'login']).optional(),
+});
+
+const transactionSchema = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  verifier: z.string(),
+  redirectPath: z.string(),
+  silent: z.boolean(),
+});
+type Transaction = z.infer<typeof transactionSchema>;
+
+export interface AuthRoutesOptions {
+  oidc: OidcClient;
+  sessions: SessionStore;
+  publicUrl: string;
+  secure: boolean;
+  orgClaim: string;
+  localeClaim: string;
+}
+
+/**
+ * The server side of sign-in (SPEC.md §7): `/auth/start` begins an authorization-code flow with
+ * PKCE, `/auth/callback` ends it and opens a session, `/auth/logout` ends it everywhere.
+ */
+export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
+  const { oidc, sessions, publicUrl } = options;
+  const redirectUri = `${publicUrl}/auth/callback`;
+  const transactionCookie = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secure,
+    path: '/auth',
+    signed: true,
+    maxAge: 600,
+  };
+
+  app.get('/auth/start', async (request, reply) => {
+    const query = startQuery.safeParse(request.query);
+    const params = query.success ? query.data : {};
+    const configuration = await oidc.configuration();
+    const transaction: Transaction = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+      redirectPath: safeRedirectPath(params.post_auth_redirect_path, publicUrl),
+      silent: params.callback_mode === 'silent',
+    };
+    const authorizationUrl = client.buildAuthorizationUrl(configuration, {
+      redirect_uri: redirectUri,
+      scope: OIDC_SCOPES,
+      state: transaction.state,
+      nonce: transaction.nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
+      code_challenge_method: 'S256',
+      ...(transaction.silent ? { prompt: 'none' } : params.prompt ? { prompt: params.prompt } : {}),
+    });
+    reply.setCookie(TRANSACTION_COOKIE, JSON.stringify(transaction), transactionCookie);
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(authorizationUrl.href);
+  });
+
+  app.get('/auth/callback', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const raw = request.cookies[TRANSACTION_COOKIE];
+    const unsigned = raw ? request.unsignCookie(raw) : undefined;
+    reply.clearCookie(TRANSACTION_COOKIE, { path: '/auth' });
+    const parsed =
+      unsigned?.valid && unsigned.value ? transactionSchema.safeParse(safeJson(unsigned.value)) : undefined;
+    if (!parsed?.success) {
+      return reply.code(400).type('text/plain; charset=utf-8').send('This sign-in has expired. Please start again.');
+    }
+    const transaction = parsed.data;
+    const finish = (status: 'success' | 'error', error?: string) => {
+      if (transaction.silent) {
+        const params = new URLSearchParams({ status, ...(error ? { error } : {}) });
+        return reply.redirect(`/oidc/callback?${params}`);
+      }
+      if (status === 'success') return reply.redirect(transaction.redirectPath);
+      const params = new URLSearchParams({ error: error ?? 'server_error' });
+      return reply.redirect(`/login/callback?${params}`);
+    };
+
+    try {
+      const configuration = await oidc.configuration();
+      const currentUrl = new URL(request.url, publicUrl);
+      const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
+        pkceCodeVerifier: transaction.verifier,
+        expectedState: transaction.state,
+        expectedNonce: transaction.nonce,
+      });
+      const idClaims: Record<string, unknown> = tokens.claims() ?? {};
+      let claims: Record<string, unknown> = idClaims;
+      if (claims[options.orgClaim] === undefined) {
+        const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
+        claims = { ...userInfo, ...idClaims };
+      }
+      const sessionClaims: SessionClaims = {
+        sub: String(claims.sub),
+        org_id: String(claims[options.orgClaim] ?? ''),
+        locale: String(claims[options.localeClaim] ?? 'en'),
+        name: String(claims.name ?? ''),
+        email: String(claims.email ?? ''),
+      };
+      await sessions.destroy(request, reply);
+      await sessions.create(reply, {
+        claims: sessionClaims,
+        idToken: tokens.id_token,
+        accessTokenExpiresAt: new Date(Date.now() + (tokens.expiresIn() ?? 300) * 1000),
+      });
+      return finish('success');
+    } catch (error) {
+      const code = error instanceof client.AuthorizationResponseError ? error.error : 'server_error';
+      if (code === 'server_error') request.log.error({ err: error }, 'sign-in callback failed');
+      return finish('error', code);
+    }
+  });
+
+  app.get('/auth/logout', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const idToken = await sessions.destroy(request, reply);
+    const configuration = await oidc.configuration();
+    const endSession = client.buildEndSessionUrl(configuration, {
+      post_logout_redirect_uri: `${publicUrl}/`,
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    });
+    return reply.redirect(endSession.href);
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

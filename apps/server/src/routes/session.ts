@@ -1,0 +1,26 @@
+import { SESSION_PATH } from '@users-admin/contract';
+import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+
+/**
+ * The session lookup (SPEC.md §7). Without a session cookie: 400 invalid_request, "no access
+ * token provided"; with an expired or unknown one: 401 invalid_token. Both start a silent sign-in.
+ */
+export async function sessionRoutes(app: FastifyInstance, options: { sessions: SessionStore }) {
+  app.get(SESSION_PATH, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const lookup = await options.sessions.lookup(request);
+    switch (lookup.state) {
+      case 'none':
+        return reply.code(400).send({ error: 'invalid_request', error_description: 'no access token provided' });
+      case 'invalid':
+      case 'expired':
+        reply.header('www-authenticate', 'Bearer error="invalid_token"');
+        return reply
+          .code(401)
+          .send({ error: 'invalid_token', error_description: 'the access token is expired or invalid' });
+      case 'valid':
+        return lookup.session.claims;
+    }
+  });
+}

@@ -1,0 +1,39 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
+
+/** Boots the server: configuration, database, demo data, then listen; shuts down on signals. */
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (config.seedDemo && (await seedDemoIfEmpty(database.db))) {
+    console.log('Seeded the demo organisations Acme and Globex.');
+  }
+  const app = await buildApp(config, database);
+  await app.listen({ host: config.host, port: config.port });
+
+  const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);
+  if (config.seedDemo && !config.externalIssuer) {
+    console.log('Demo sign-in:');
+    for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email}  password: ${account.password}`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { seedDemoIfEmpty } from '../../src/db/seed.ts';
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a free loopback port over a fresh database: PGlite in memory, or the
+ * PostgreSQL of TEST_DATABASE_URL (a fresh schema each time) when the suite runs against it.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const port = await freePort();
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://' });
+  await seedDemoIfEmpty(database.db);
+  const app = await buildApp(config, database);
+  await app.listen({ host: '127.0.0.1', port });
+  return {
+    app,
+    database,
+    baseUrl: config.publicUrl,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

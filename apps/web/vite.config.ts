@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
+const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    // The API server keeps the browser's Host, so the sign-in redirects come back to Vite.
+    proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: serverUrl, changeOrigin: false }])),
+  },
+  build: { sourcemap: true },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/testing/setup.ts'],
+    testTimeout: 20_000,
+  },
+});

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/** Paging limits of the users list (SPEC.md §9 and the accounts API). */
+export const PAGE_SIZE_DEFAULT = 25;
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_OPTIONS = [25, 50, 100] as const;
+export const SEARCH_MAX_LENGTH = 200;
+
+export const USER_STATUSES = ['active', 'inactive', 'pending', 'disabled'] as const;
+export const userStatusSchema = z.enum(USER_STATUSES);
+export type UserStatus = z.infer<typeof userStatusSchema>;
+
+export const USER_SORTS = ['name', '-name'] as const;
+export const userSortSchema = z.enum(USER_SORTS);
+export type UserSort = z.infer<typeof userSortSchema>;
+
+const wholeNumber = (name: string, min: number, max?: number) => {
+  const accepted = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+  const base = z.coerce.number<string>({ error: `${name} must be ${accepted}` });
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, { error: `${name} must be ${accepted}` })
+    .pipe(
+      max === undefined
+        ? base.int().min(min, { error: `${name} must be ${accepted}` })
+        : base
+            .int()
+            .min(min, { error: `${name} must be ${accepted}` })
+            .max(max, { error: `${name} must be ${accepted}` }),
+    );
+};
+
+/**
+ * Query parameters of `GET /apis/accounts/api/v3/orgs/{org_id}/users` as they arrive on the wire.
+ * Strict: an unknown `filter[...]` or `page[...]` key (or any other key) is an error, never ignored.
+ */
+export const userListQuerySchema = z.strictObject({
+  'page[size]': wholeNumber('page[size]', 1, PAGE_SIZE_MAX).optional(),
+  'page[number]': wholeNumber('page[number]', 1).optional(),
+  sort: z.enum(USER_SORTS, { error: 'sort must be "name" or "-name"' }).optional(),
+  'filter[query]': z
+    .string({ error: 'filter[query] must be a single text value' })
+    .max(SEARCH_MAX_LENGTH, {
+      error: `filter[query] must be at most ${SEARCH_MAX_LENGTH} characters`,
+    })
+    .optional(),
+  'filter[status]': z
+    .enum(USER_STATUSES, {
+      error: `filter[status] must be one of ${USER_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  'filter[is_system_admin]': z
+    .enum(['true', 'false'], { error: 'filter[is_system_admin] must be "true" or "false"' })
+    .optional(),
+});
+export type UserListQueryParams = z.input<typeof userListQuerySchema>;
+
+/** The list query in the form the server works with, defaults applied. */
+export interface UserListQuery {
+  pageSize: number;
+  pageNumber: number;
+  sort?: UserSort;
+  search?: string;
+  status?: UserStatus;
+  isSystemAdmin?: boolean;
+}
+
+export function toUserListQuery(params: z.output<typeof userListQuerySchema>): UserListQuery {
+  const query: UserListQuery = {
+    pageSize: params['page[size]'] ?? PAGE_SIZE_DEFAULT,
+    pageNumber: params['page[number]'] ?? 1,
+  };
+  if (params.sort) query.sort = params.sort;
+  if (params['filter[query]']) query.search = params['filter[query]'];
+  if (params['filter[status]']) query.status = params['filter[status]'];
+  if (params['filter[is_system_admin]']) {
+    query.isSystemAdmin = params['filter[is_system_admin]'] === 'true';
+  }
+  return query;
+}
+
+/** Writes a list query as wire parameters, leaving defaults out; the inverse of `toUserListQuery`. */
+export function toUserListParams(query: Partial<UserListQuery>): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.pageSize !== undefined && query.pageSize !== PAGE_SIZE_DEFAULT) {
+    params.set('page[size]', String(query.pageSize));
+  }
+  if (query.pageNumber !== undefined && query.pageNumber !== 1) {
+    params.set('page[number]', String(query.pageNumber));
+  }
+  if (query.sort) params.set('sort', query.sort);
+  if (query.search) params.set('filter[query]', query.search);
+  if (query.status) params.set('filter[status]', query.status);
+  if (query.isSystemAdmin !== undefined) {
+    params.set('filter[is_system_admin]', String(query.isSystemAdmin));
+  }
+  return params;
+}
+
+export const orgIdSchema = z.uuid({ error: 'org_id must be an organisation id (a UUID)' });
+export const userListPathSchema = z.strictObject({ org_id: orgIdSchema });
+
+/** A user as the accounts API sends it: a JSON:API resource with snake_case attributes. */
+export const userAttributesSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  initials: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  status: userStatusSchema,
+  is_external: z.boolean(),
+  is_system_admin: z.boolean(),
+});
+export type UserAttributes = z.infer<typeof userAttributesSchema>;
+
+export const userResourceSchema = z.object({
+  type: z.literal('users'),
+  id: z.string(),
+  attributes: userAttributesSchema,
+});
+export type UserResource = z.infer<typeof userResourceSchema>;
+
+export const listLinksSchema = z.object({
+  self: z.string(),
+  first: z.string(),
+  last: z.string(),
+  prev: z.string().optional(),
+  next: z.string().optional(),
+});
+
+export const userListDocumentSchema = z.object({
+  data: z.array(userResourceSchema),
+  links: listLinksSchema,
+  meta: z.object({ total_count: z.number().int().nonnegative() }),
+});
+export type UserListDocument = z.infer<typeof userListDocumentSchema>;
+
+export const usersPath = (orgId: string) => `/apis/accounts/api/v3/orgs/${encodeURIComponent(orgId)}/users`;
