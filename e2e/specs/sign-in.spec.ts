@@ -25,7 +25,7 @@ describe('from signed out to the Users page', () => {
     expect(new URL(page.url()).search).toBe('?sort=name');
     const rows = page.getByRole('table').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(25);
-    await page.getByText('1–25 of 422').waitFor();
+    await page.getByText('1–25 of 423').waitFor();
     for (const column of ['User', 'Data source', 'Status', 'User type']) {
       await page.getByRole('columnheader', { name: column }).first().waitFor();
     }
@@ -48,7 +48,7 @@ describe('from signed out to the Users page', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     await signInAs(page, 'admin@acme.example', 'admin');
-    await page.getByText('1–25 of 422').waitFor();
+    await page.getByText('1–25 of 423').waitFor();
 
     const dataDir = server.dataDir;
     await server.stop({ keepData: true });

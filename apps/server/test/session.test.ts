@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from './support/sign-in.ts';
+import { DEMO_ORGS } from '../src/db/seed.ts';
+import { CookieJar, chooseOrganization, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
 describe('the session lookup and sign-in', () => {
@@ -85,5 +87,67 @@ describe('the session lookup and sign-in', () => {
     expect(logout.status).toBe(302);
     const after = await fetch(`${server.baseUrl}/apis/oidc/userinfo`, { headers: { cookie: copied } });
     expect(after.status).toBe(401);
+  });
+
+  const userinfo = (jar: CookieJar) =>
+    fetch(`${server.baseUrl}/apis/oidc/userinfo`, { headers: { cookie: jar.header() } });
+  const expireAccessTokens = () =>
+    sql`update sessions set access_token_expires_at = now() - interval '1 second'`.execute(server.database.db);
+
+  it('answers 401 once the access token expired, and a silent sign-in renews it', async () => {
+    const { jar } = await signIn(server.baseUrl, 'admin@acme.example', 'admin');
+    await expireAccessTokens();
+    expect((await userinfo(jar)).status).toBe(401);
+
+    await jar.follow(
+      `${server.baseUrl}/auth/start?resource=${encodeURIComponent(server.baseUrl)}&callback_mode=silent&prompt=none`,
+    );
+    expect(jar.lastUrl).toBe(`${server.baseUrl}/oidc/callback?status=success`);
+    const renewed = await userinfo(jar);
+    expect(renewed.status).toBe(200);
+    expect(await renewed.json()).toMatchObject({ email: 'admin@acme.example' });
+  });
+
+  it('ends a silent sign-in with login_required when the identity provider has no sign-in', async () => {
+    const jar = new CookieJar();
+    await jar.follow(`${server.baseUrl}/auth/start?callback_mode=silent&prompt=none`);
+    expect(jar.lastUrl).toBe(`${server.baseUrl}/oidc/callback?status=error&error=login_required`);
+    expect((await userinfo(jar)).status).toBe(400);
+  });
+
+  it('lets a person in several organisations choose one, and the session is of that one', async () => {
+    const { jar, landing } = await signIn(server.baseUrl, 'pat@partners.example', 'pat');
+    const page = await landing.text();
+    expect(page).toContain('Choose an organisation');
+    expect(page).toContain('Acme');
+    await chooseOrganization(jar, server.baseUrl, page, 'Globex');
+    const claims = await (await userinfo(jar)).json();
+    expect(claims).toMatchObject({ email: 'pat@partners.example', locale: 'fr', org_id: DEMO_ORGS.globex.id });
+
+    const list = (orgId: string) =>
+      fetch(`${server.baseUrl}/apis/accounts/api/v3/orgs/${orgId}/users`, { headers: { cookie: jar.header() } });
+    expect((await list(DEMO_ORGS.globex.id)).status).toBe(200);
+    expect((await list(DEMO_ORGS.acme.id)).status).toBe(403);
+  });
+
+  it('keeps the chosen organisation through a silent renewal', async () => {
+    const { jar, landing } = await signIn(server.baseUrl, 'pat@partners.example', 'pat');
+    await chooseOrganization(jar, server.baseUrl, await landing.text(), 'Acme');
+    await expireAccessTokens();
+    await jar.follow(`${server.baseUrl}/auth/start?callback_mode=silent&prompt=none`);
+    expect(await (await userinfo(jar)).json()).toMatchObject({ org_id: DEMO_ORGS.acme.id });
+  });
+
+  it('only ever redirects to a same-origin path after sign-in', async () => {
+    for (const hostile of [
+      '//evil.example',
+      'https://evil.example',
+      '/\\evil.example',
+      '/%2F%2Fevil.example',
+      '/%5Cevil.example',
+    ]) {
+      const { jar } = await signIn(server.baseUrl, 'admin@acme.example', 'admin', hostile);
+      expect(new URL(jar.lastUrl).origin).toBe(server.baseUrl);
+    }
   });
 });

@@ -39,7 +39,7 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
     expect(response.headers.get('content-type')).toContain('application/vnd.api+json');
     const document = await listDocument(response);
     expect(document.data).toHaveLength(25);
-    expect(document.meta.total_count).toBe(422);
+    expect(document.meta.total_count).toBe(423);
     expect(document.data[0]).toMatchObject({
       type: 'users',
       attributes: expect.objectContaining({ status: expect.any(String) }),
@@ -60,13 +60,13 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
       );
       for (const user of document.data) seen.add(user.id);
     }
-    expect(seen.size).toBe(422);
+    expect(seen.size).toBe(423);
   });
 
   it('answers an empty page with the true total past the last page', async () => {
     const document = await listDocument(await list(acmeAdmin, ACME, '?page[number]=999'));
     expect(document.data).toEqual([]);
-    expect(document.meta.total_count).toBe(422);
+    expect(document.meta.total_count).toBe(423);
   });
 
   it('answers 401 without a session', async () => {
@@ -89,7 +89,7 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
 
   it('never shows one organisation the users of another', async () => {
     const document = await listDocument(await list(globexAdmin, GLOBEX, '?page[size]=100'));
-    expect(document.meta.total_count).toBe(61);
+    expect(document.meta.total_count).toBe(62);
     for (const user of document.data) expect(user.attributes.email).not.toMatch(/acme/);
   });
 

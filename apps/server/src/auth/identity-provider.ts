@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 import { createOidcAdapterClass } from './oidc-adapter.ts';
 import type { Secrets } from './secrets.ts';
+import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from './sign-in-page.ts';
 
 export const EMBEDDED_ISSUER_PATH = '/idp';
 export const EMBEDDED_CLIENT_ID = 'users-admin';
@@ -74,7 +75,21 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          ctx.type = 'html';
+          ctx.body = renderSignOutPage(form);
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = renderSignedOutPage();
+        },
+      },
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = renderErrorPage(String(out.error), out.error_description);
     },
     // The Users page is a first-party client: the grant is made at sign-in, no consent screen.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {

@@ -1,44 +1,112 @@
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export const SIGN_IN_CSS = `
+/** Marks a string as HTML already escaped or built from escaped parts. */
+class Html {
+  constructor(readonly value: string) {}
+}
+
+/** A tagged template that escapes every interpolated value unless it is `Html` already. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0] ?? '';
+  values.forEach((value, index) => {
+    const parts = Array.isArray(value) ? value : [value];
+    for (const part of parts) out += part instanceof Html ? part.value : escapeHtml(String(part ?? ''));
+    out += strings[index + 1] ?? '';
+  });
+  return new Html(out);
+}
+
+export const IDP_CSS = `
 :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f6f8; color: #1a1a1a; }
 main { width: min(400px, calc(100vw - 32px)); background: #fff; border-radius: 8px; padding: 32px;
   box-shadow: 0 1px 3px rgba(0,0,0,.12), 0 1px 2px rgba(0,0,0,.24); box-sizing: border-box; }
 h1 { font-size: 1.5rem; margin: 0 0 24px; }
 label { display: block; font-weight: 600; margin: 16px 0 4px; }
-input { width: 100%; box-sizing: border-box; font: inherit; padding: 10px 12px; border: 1px solid #767676; border-radius: 4px; }
-input:focus-visible, button:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
+input[type=email], input[type=password] { width: 100%; box-sizing: border-box; font: inherit; padding: 10px 12px;
+  border: 1px solid #767676; border-radius: 4px; }
+input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
 button { margin-top: 24px; width: 100%; font: inherit; font-weight: 600; padding: 10px; border: 0; border-radius: 4px;
   background: #1565c0; color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: #1565c0; border: 1px solid #1565c0; margin-top: 12px; }
+fieldset { border: 0; padding: 0; margin: 0; }
+legend { font-weight: 600; margin-bottom: 8px; }
+.choice { display: flex; gap: 8px; align-items: center; padding: 8px 0; font-weight: 400; margin: 0; }
 [role=alert] { background: #fdecea; color: #8a1c1c; padding: 8px 12px; border-radius: 4px; margin-bottom: 8px; }
-.hint { margin-top: 24px; font-size: .875rem; color: #555; }
 `;
 
-/** The embedded identity provider's sign-in page: plain HTML, no script, works without JavaScript. */
-export function renderSignInPage(options: { action: string; email?: string; error?: string }): string {
-  const error = options.error ? `<p role="alert">${escapeHtml(options.error)}</p>` : '';
-  return `<!doctype html>
+function page(title: string, body: Html): string {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in</title>
-<link rel="stylesheet" href="/interaction/sign-in.css">
+<title>${title}</title>
+<link rel="stylesheet" href="/interaction/idp.css">
 </head>
 <body>
 <main>
-<h1>Sign in</h1>
-${error}
-<form method="post" action="${escapeHtml(options.action)}">
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`.value;
+}
+
+/** The identity provider's sign-in page: plain HTML, no script, works without JavaScript. */
+export function renderSignInPage(options: { action: string; email?: string; error?: string }): string {
+  return page(
+    'Sign in',
+    html`${options.error ? html`<p role="alert">${options.error}</p>` : ''}
+<form method="post" action="${options.action}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(options.email ?? '')}">
+<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${options.email ?? ''}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>
-</main>
-</body>
-</html>`;
+</form>`,
+  );
+}
+
+/** For a person who belongs to several organisations: which one to sign in to. */
+export function renderChooseOrganizationPage(options: {
+  action: string;
+  organizations: { userId: string; orgName: string }[];
+}): string {
+  return page(
+    'Choose an organisation',
+    html`<form method="post" action="${options.action}">
+<fieldset>
+<legend>Sign in to</legend>
+${options.organizations.map(
+  (org, index) =>
+    html`<label class="choice"><input type="radio" name="membership" value="${org.userId}" ${index === 0 ? html`checked` : ''}> ${org.orgName}</label>`,
+)}
+</fieldset>
+<button type="submit">Continue</button>
+</form>`,
+  );
+}
+
+/** oidc-provider's sign-out confirmation, in our look; `form` is the provider's own hidden form. */
+export function renderSignOutPage(form: string): string {
+  return page(
+    'Sign out',
+    html`${new Html(form)}
+<p>Do you want to sign out?</p>
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+<button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>`,
+  );
+}
+
+export function renderSignedOutPage(): string {
+  return page('Signed out', html`<p>You have signed out.</p><p><a href="/">Sign in again</a></p>`);
+}
+
+export function renderErrorPage(error: string, description: string | undefined): string {
+  return page(
+    'Something went wrong',
+    html`<p role="alert">${description ?? error}</p><p><a href="/">Go to Home</a></p>`,
+  );
 }

@@ -11,7 +11,17 @@ export const DEMO_ORGS = {
   globex: { id: '01900000-0000-7000-8000-000000000002', name: 'Globex', slug: 'globex' },
 } as const;
 
-export const DEMO_ACCOUNTS = [
+type DemoOrg = keyof typeof DEMO_ORGS;
+
+export const DEMO_ACCOUNTS: readonly {
+  email: string;
+  password: string;
+  name: string;
+  firstName: string;
+  lastName: string;
+  locale: string;
+  memberships: readonly { org: DemoOrg; isSystemAdmin: boolean }[];
+}[] = [
   {
     email: 'admin@acme.example',
     password: 'admin',
@@ -19,8 +29,7 @@ export const DEMO_ACCOUNTS = [
     firstName: 'Ada',
     lastName: 'Admin',
     locale: 'en',
-    org: 'acme',
-    isSystemAdmin: true,
+    memberships: [{ org: 'acme', isSystemAdmin: true }],
   },
   {
     email: 'user@acme.example',
@@ -29,8 +38,7 @@ export const DEMO_ACCOUNTS = [
     firstName: 'Ulysses',
     lastName: 'User',
     locale: 'en',
-    org: 'acme',
-    isSystemAdmin: false,
+    memberships: [{ org: 'acme', isSystemAdmin: false }],
   },
   {
     email: 'admin@globex.example',
@@ -39,10 +47,22 @@ export const DEMO_ACCOUNTS = [
     firstName: 'Greta',
     lastName: 'Globex',
     locale: 'de',
-    org: 'globex',
-    isSystemAdmin: true,
+    memberships: [{ org: 'globex', isSystemAdmin: true }],
   },
-] as const;
+  // A consultant in both organisations: a plain User of Acme and a System Admin of Globex.
+  {
+    email: 'pat@partners.example',
+    password: 'pat',
+    name: 'Pat Partner',
+    firstName: 'Pat',
+    lastName: 'Partner',
+    locale: 'fr',
+    memberships: [
+      { org: 'acme', isSystemAdmin: false },
+      { org: 'globex', isSystemAdmin: true },
+    ],
+  },
+];
 
 const DEMO_USER_COUNTS = { acme: 420, globex: 60 } as const;
 
@@ -117,7 +137,7 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
   return orgId;
 }
 
-/** Creates an account that can sign in, and its user in an organisation. */
+/** Creates an account that can sign in, and its user in each of its organisations. */
 export async function createAccount(
   db: Db,
   account: {
@@ -127,8 +147,7 @@ export async function createAccount(
     firstName: string;
     lastName: string;
     locale: string;
-    orgId: string;
-    isSystemAdmin: boolean;
+    memberships: readonly { orgId: string; isSystemAdmin: boolean }[];
   },
 ): Promise<string> {
   const accountId = uuidv7();
@@ -142,10 +161,11 @@ export async function createAccount(
       locale: account.locale,
     })
     .execute();
-  await insertUsers(db, [
-    {
+  await insertUsers(
+    db,
+    account.memberships.map((membership) => ({
       ...toRow(
-        account.orgId,
+        membership.orgId,
         {
           name: account.name,
           email: account.email,
@@ -154,13 +174,13 @@ export async function createAccount(
           lastName: account.lastName,
           status: 'active',
           isExternal: false,
-          isSystemAdmin: account.isSystemAdmin,
+          isSystemAdmin: membership.isSystemAdmin,
         },
         Date.now(),
       ),
       account_id: accountId,
-    },
-  ]);
+    })),
+  );
   return accountId;
 }
 
@@ -177,7 +197,11 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       });
     }
     for (const account of DEMO_ACCOUNTS) {
-      await createAccount(tx, { ...account, orgId: DEMO_ORGS[account.org].id });
+      const memberships = account.memberships.map((m) => ({
+        orgId: DEMO_ORGS[m.org].id,
+        isSystemAdmin: m.isSystemAdmin,
+      }));
+      await createAccount(tx, { ...account, memberships });
     }
   });
   return true;

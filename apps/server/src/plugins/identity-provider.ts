@@ -1,16 +1,18 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { EMBEDDED_ISSUER_PATH } from '../auth/identity-provider.ts';
-import { renderSignInPage, SIGN_IN_CSS } from '../auth/sign-in-page.ts';
+import { IDP_CSS, renderChooseOrganizationPage, renderSignInPage } from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const signInBody = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+const chooseBody = z.object({ membership: z.string().max(64) });
+const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.string()) }) });
 
 /**
- * Mounts the embedded OpenID provider at /oidc and serves its sign-in interaction.
- * The provider reads request bodies itself, so Fastify must leave them unread under /oidc.
+ * Mounts the embedded OpenID provider at /idp and serves its interactions: the sign-in form,
+ * then, for a person in several organisations, the choice of organisation.
  */
 export async function identityProviderPlugin(
   app: FastifyInstance,
@@ -19,61 +21,77 @@ export async function identityProviderPlugin(
   const { provider, accounts } = options;
   const callback = provider.callback();
 
-  await app.register(async (oidc) => {
-    oidc.removeAllContentTypeParsers();
-    oidc.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const forward = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  // The provider reads request bodies itself, so Fastify must leave them unread under /idp.
+  await app.register(async (idp) => {
+    idp.removeAllContentTypeParsers();
+    idp.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url ?? '/';
       raw.url = (raw.url ?? '/').slice(EMBEDDED_ISSUER_PATH.length) || '/';
       await callback(raw, reply.raw);
     };
-    oidc.all(EMBEDDED_ISSUER_PATH, forward);
-    oidc.all(`${EMBEDDED_ISSUER_PATH}/*`, forward);
+    idp.all(EMBEDDED_ISSUER_PATH, forward);
+    idp.all(`${EMBEDDED_ISSUER_PATH}/*`, forward);
   });
 
   await app.register(async (interaction) => {
     await interaction.register(formbody);
+    const sendHtml = (reply: FastifyReply, body: string, status = 200) =>
+      reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+    const finishLogin = async (request: FastifyRequest, reply: FastifyReply, userId: string) => {
+      const redirectTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: userId } },
+        { mergeWithLastSubmission: false },
+      );
+      return reply.redirect(redirectTo, 303);
+    };
 
-    interaction.get('/interaction/sign-in.css', (_request, reply) =>
-      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SIGN_IN_CSS),
+    interaction.get('/interaction/idp.css', (_request, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(IDP_CSS),
     );
 
-    interaction.get<{ Params: { uid: string } }>('/interaction/:uid', async (request, reply) => {
+    interaction.get('/interaction/:uid', async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
-      reply.header('cache-control', 'no-store');
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(renderSignInPage({ action: `/interaction/${details.uid}/login` }));
+      return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login` }));
     });
 
-    interaction.post<{ Params: { uid: string } }>('/interaction/:uid/login', async (request, reply) => {
+    interaction.post('/interaction/:uid/login', async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const body = signInBody.safeParse(request.body);
       const email = body.success ? body.data.email : '';
       const memberships = body.success ? await accounts.authenticate(email, body.data.password) : undefined;
-      const membership = memberships?.[0];
-      if (!membership) {
-        reply.header('cache-control', 'no-store');
-        return reply
-          .code(401)
-          .type('text/html; charset=utf-8')
-          .send(
-            renderSignInPage({
-              action: `/interaction/${details.uid}/login`,
-              email,
-              error: 'The email or password is not right.',
-            }),
-          );
+      if (!memberships?.length) {
+        const error = memberships
+          ? 'This account is not active in any organisation.'
+          : 'The email or password is not right.';
+        return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login`, email, error }), 401);
       }
-      const redirectTo = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId: membership.userId } },
-        { mergeWithLastSubmission: false },
+      const [only] = memberships;
+      if (memberships.length === 1 && only) return finishLogin(request, reply, only.userId);
+      // Several organisations: remember who signed in on the interaction (stored in the database).
+      details.result = { pendingLogin: { userIds: memberships.map((m) => m.userId) } };
+      await details.persist();
+      return sendHtml(
+        reply,
+        renderChooseOrganizationPage({
+          action: `/interaction/${details.uid}/organization`,
+          organizations: memberships,
+        }),
       );
-      return reply.redirect(redirectTo, 303);
+    });
+
+    interaction.post('/interaction/:uid/organization', async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const pending = pendingLogin.safeParse(details.result);
+      const body = chooseBody.safeParse(request.body);
+      if (!pending.success || !body.success || !pending.data.pendingLogin.userIds.includes(body.data.membership)) {
+        return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login` }), 400);
+      }
+      return finishLogin(request, reply, body.data.membership);
     });
   });
 }

@@ -66,3 +66,20 @@ export async function signIn(
   });
   return { jar, landing };
 }
+
+/** On the choice of organisation after sign-in, picks the one named and follows the flow to the end. */
+export async function chooseOrganization(
+  jar: CookieJar,
+  baseUrl: string,
+  page: string,
+  orgName: string,
+): Promise<Response> {
+  const action = /action="([^"]+)"/.exec(page)?.[1];
+  const membership = new RegExp(`value="([^"]+)"[^>]*> ${orgName}<`).exec(page)?.[1];
+  if (!action || !membership) throw new Error(`no choice of ${orgName} on the page`);
+  return jar.follow(new URL(action, baseUrl).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ membership }).toString(),
+  });
+}
