@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
@@ -40,7 +42,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://' });
+  const scratch = process.env.TEST_DATABASE_URL
+    ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
+    : undefined;
+  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory://' });
   await seedDemoIfEmpty(database.db);
   const app = await buildApp(config, database);
   await app.listen({ host: '127.0.0.1', port });
@@ -51,6 +56,25 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await app.close();
       await database.close();
+      await scratch?.drop();
     },
   };
+}
+
+/** A new, empty database on the PostgreSQL server of `adminUrl`, dropped after the test. */
+async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `users_admin_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
