@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
 import { createUsersRepository } from './repositories/users-repository.ts';
@@ -35,6 +36,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
 
   await app.register(errorHandlerPlugin);
   await app.register(cookie, { secret: secrets.cookieSecret });
+  await app.register(openApiPlugin);
 
   let oidcClientOptions = config.externalIssuer;
   if (!oidcClientOptions) {

@@ -120,3 +120,32 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
     expect((await errorDocument(response)).errors[0]?.source?.parameter).toBe('org_id');
   });
 });
+
+describe('the OpenAPI document', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('publishes the users list with the same parameters the server checks', async () => {
+    const response = await fetch(`${server.baseUrl}/apis/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      paths: Record<string, { get: { parameters: { name: string; in: string }[] } }>;
+    };
+    const list = document.paths['/apis/accounts/api/v3/orgs/{org_id}/users'];
+    expect(list?.get.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(
+      [
+        'path:org_id',
+        'query:filter[is_system_admin]',
+        'query:filter[query]',
+        'query:filter[status]',
+        'query:page[number]',
+        'query:page[size]',
+        'query:sort',
+      ].sort(),
+    );
+    expect(document.paths['/apis/oidc/userinfo']).toBeDefined();
+  });
+});

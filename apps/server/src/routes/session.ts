@@ -1,5 +1,6 @@
-import { SESSION_PATH } from '@users-admin/contract';
+import { oauthErrorSchema, SESSION_PATH, sessionClaimsSchema } from '@users-admin/contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionStore } from '../auth/sessions.ts';
 
 /**
@@ -7,7 +8,13 @@ import type { SessionStore } from '../auth/sessions.ts';
  * token provided"; with an expired or unknown one: 401 invalid_token. Both start a silent sign-in.
  */
 export async function sessionRoutes(app: FastifyInstance, options: { sessions: SessionStore }) {
-  app.get(SESSION_PATH, async (request, reply) => {
+  const schema = {
+    summary: 'The signed-in session',
+    description: 'The claims of the session: the organisation signed into (org_id) and the language (locale).',
+    tags: ['session'],
+    response: { 200: sessionClaimsSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+  };
+  app.withTypeProvider<ZodTypeProvider>().get(SESSION_PATH, { schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const lookup = await options.sessions.lookup(request);
     switch (lookup.state) {

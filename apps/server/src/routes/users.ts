@@ -1,9 +1,11 @@
 import {
+  errorDocumentSchema,
   JSON_API_MEDIA_TYPE,
   toUserListParams,
   toUserListQuery,
   type UserListDocument,
   type UserListQuery,
+  userListDocumentSchema,
   userListPathSchema,
   userListQuerySchema,
   usersPath,
@@ -30,8 +32,17 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
     {
       schema: {
         summary: "List an organisation's users",
+        description:
+          'A page of the users of the organisation, with the exact number that match. Only a System Admin of the organisation may list them.',
+        tags: ['users'],
         params: userListPathSchema,
         querystring: userListQuerySchema,
+        response: {
+          200: userListDocumentSchema,
+          400: errorDocumentSchema,
+          401: errorDocumentSchema,
+          403: errorDocumentSchema,
+        },
       },
       // Who asks comes before what is asked: no session answers 401 whatever the parameters.
       onRequest: async (request) => {
