@@ -43,8 +43,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Signs in on the identity provider's page, as a person would. */
+/** Waits for the identity provider's sign-in page and signs in on it, as a person would. */
 export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.waitForURL(/\/interaction\//);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -43,6 +43,7 @@ function page(title: string, body: Html): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/interaction/idp.css">
 </head>
 <body>

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
@@ -31,7 +32,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     engine = 'postgres';
   } else {
     if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(options.dataDir);
+    const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
     engine = 'pglite';
   }

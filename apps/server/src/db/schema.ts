@@ -9,6 +9,32 @@ export interface Database {
   sessions: SessionsTable;
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
+  user_counts: UserCountsTable;
+  org_data_versions: OrgDataVersionsTable;
+  user_search_counts: UserSearchCountsTable;
+}
+
+/** Users per organisation, status and user type, kept exact by triggers on `users`. */
+export interface UserCountsTable {
+  org_id: string;
+  status: string;
+  is_system_admin: boolean;
+  n: ColumnType<string | number, number, number>;
+}
+
+/** Bumped by the same triggers on every change of an organisation's users. */
+export interface OrgDataVersionsTable {
+  org_id: string;
+  version: ColumnType<string | number, number, number>;
+}
+
+/** Counts of searches, valid for the organisation's data version they were taken at. */
+export interface UserSearchCountsTable {
+  org_id: string;
+  version: ColumnType<string | number, number | string, number | string>;
+  query_key: string;
+  n: ColumnType<string | number, number, number>;
+  created_at: CreatedAt;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;

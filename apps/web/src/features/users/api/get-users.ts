@@ -1,0 +1,82 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  JSON_API_MEDIA_TYPE,
+  toUserListParams,
+  type UserListDocument,
+  type UserListQuery,
+  type UserResource,
+  type UserStatus,
+  usersPath,
+} from '@users-admin/contract';
+import { type HttpClient, httpClient } from '../../../lib/http/http-client.ts';
+
+/** A user as the page works with it: the one place where snake_case becomes camelCase. */
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  initials: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  status: UserStatus;
+  isExternal: boolean;
+  isSystemAdmin: boolean;
+}
+
+export interface UsersList {
+  users: User[];
+  links: UserListDocument['links'];
+  total: number;
+}
+
+export function toUser({ id, attributes: a }: UserResource): User {
+  return {
+    id,
+    name: a.name,
+    email: a.email,
+    initials: a.initials,
+    firstName: a.first_name,
+    lastName: a.last_name,
+    status: a.status,
+    isExternal: a.is_external,
+    isSystemAdmin: a.is_system_admin,
+  };
+}
+
+export function usersListUrl(orgId: string, query: UserListQuery): string {
+  const params = toUserListParams(query).toString();
+  return params ? `${usersPath(orgId)}?${params}` : usersPath(orgId);
+}
+
+export async function getUsers(
+  orgId: string,
+  query: UserListQuery,
+  { client = httpClient, signal }: { client?: HttpClient; signal?: AbortSignal } = {},
+): Promise<UsersList> {
+  const document = await client.get<UserListDocument>(usersListUrl(orgId, query), {
+    accept: JSON_API_MEDIA_TYPE,
+    signal,
+  });
+  if (!document || !Array.isArray(document.data)) throw new Error('The users answer is not a users list');
+  return { users: document.data.map(toUser), links: document.links, total: document.meta.total_count };
+}
+
+export const usersQueryKeys = {
+  all: ['users'] as const,
+  lists: (orgId: string) => [...usersQueryKeys.all, orgId, 'list'] as const,
+  list: (orgId: string, query: UserListQuery) => [...usersQueryKeys.lists(orgId), query] as const,
+};
+
+export function getUsersQueryOptions(orgId: string, query: UserListQuery) {
+  return queryOptions({
+    queryKey: usersQueryKeys.list(orgId, query),
+    queryFn: ({ signal }) => getUsers(orgId, query, { signal }),
+    // Keep the current rows on screen while the next page loads, instead of an empty table.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The users list; waits while the organisation is not known yet. */
+export function useUsers(orgId: string | undefined, query: UserListQuery) {
+  return useQuery({ ...getUsersQueryOptions(orgId ?? '', query), enabled: orgId !== undefined });
+}

@@ -1,0 +1,54 @@
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import Button from '@mui/material/Button';
+import { lazy, Suspense, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BulkAction } from './actions-menu.tsx';
+
+const loadActionsMenu = () => import('./actions-menu.tsx');
+const ActionsMenu = lazy(() => loadActionsMenu().then((module) => ({ default: module.ActionsMenu })));
+
+interface ActionsButtonProps {
+  selectedCount: number;
+  canInvitePending: boolean;
+  onAction: (action: BulkAction) => void;
+}
+
+/** The bulk Actions menu button; the menu's code loads on first use. */
+export function ActionsButton({ selectedCount, canInvitePending, onAction }: ActionsButtonProps) {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const menuId = useId();
+
+  return (
+    <>
+      <Button
+        variant="outlined"
+        endIcon={<ArrowDropDownIcon />}
+        aria-haspopup="menu"
+        aria-expanded={anchor !== null}
+        aria-controls={anchor ? menuId : undefined}
+        onPointerEnter={() => void loadActionsMenu()}
+        onFocus={() => void loadActionsMenu()}
+        onClick={(event) => {
+          setLoaded(true);
+          setAnchor(event.currentTarget);
+        }}
+      >
+        {t('users.actions.button')}
+      </Button>
+      {loaded && (
+        <Suspense fallback={null}>
+          <ActionsMenu
+            id={menuId}
+            anchor={anchor}
+            selectedCount={selectedCount}
+            canInvitePending={canInvitePending}
+            onAction={onAction}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

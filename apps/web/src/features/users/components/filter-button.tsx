@@ -1,0 +1,57 @@
+import FilterListIcon from '@mui/icons-material/FilterList';
+import Badge from '@mui/material/Badge';
+import Button from '@mui/material/Button';
+import { lazy, Suspense, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UsersFilters } from '../hooks/use-users-url-state.ts';
+
+const loadFiltersPopover = () => import('./filters-popover.tsx');
+const FiltersPopover = lazy(() => loadFiltersPopover().then((module) => ({ default: module.FiltersPopover })));
+
+interface FilterButtonProps {
+  filters: UsersFilters;
+  activeCount: number;
+  onChange: (filters: UsersFilters) => void;
+}
+
+/** The Filter button with its active-filter count; the popover's code loads on first use. */
+export function FilterButton({ filters, activeCount, onChange }: FilterButtonProps) {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const popoverId = useId();
+
+  return (
+    <>
+      <Badge badgeContent={activeCount} color="primary" overlap="rectangular">
+        <Button
+          variant="outlined"
+          startIcon={<FilterListIcon />}
+          aria-label={activeCount > 0 ? t('users.filters.buttonLabel', { count: activeCount }) : undefined}
+          aria-haspopup="dialog"
+          aria-expanded={anchor !== null}
+          aria-controls={anchor ? popoverId : undefined}
+          onPointerEnter={() => void loadFiltersPopover()}
+          onFocus={() => void loadFiltersPopover()}
+          onClick={(event) => {
+            setLoaded(true);
+            setAnchor(event.currentTarget);
+          }}
+        >
+          {t('users.filters.button')}
+        </Button>
+      </Badge>
+      {loaded && (
+        <Suspense fallback={null}>
+          <FiltersPopover
+            id={popoverId}
+            anchor={anchor}
+            filters={filters}
+            onChange={onChange}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import CloseIcon from '@mui/icons-material/Close';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { SelectionSummary } from '../model/selection.ts';
+
+interface SelectionBannerProps {
+  summary: SelectionSummary;
+  total: number;
+  canSelectAll: boolean;
+  onSelectAll: () => void;
+  onClear: () => void;
+}
+
+/** '{n} selected', '{n} selected (all on this page)' or 'All {total} users selected' (SPEC.md §4). */
+export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onClear }: SelectionBannerProps) {
+  const { t } = useTranslation();
+  if (summary.kind === 'none') return null;
+  const text =
+    summary.kind === 'all'
+      ? t('users.selection.allSelected', { count: summary.count })
+      : summary.kind === 'page'
+        ? t('users.selection.selectedPage', { count: summary.count })
+        : t('users.selection.selected', { count: summary.count });
+
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        gap: 1,
+        px: 2,
+        py: 0.5,
+        bgcolor: '#e8f0fb',
+        borderBottom: 1,
+        borderColor: 'divider',
+      }}
+    >
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {text}
+      </Typography>
+      {canSelectAll && (
+        <Button size="small" onClick={onSelectAll}>
+          {t('users.selection.selectAll', { count: total })}
+        </Button>
+      )}
+      <IconButton size="small" aria-label={t('users.selection.clear')} onClick={onClear} sx={{ ml: 'auto' }}>
+        <CloseIcon fontSize="small" />
+      </IconButton>
+    </Box>
+  );
+}

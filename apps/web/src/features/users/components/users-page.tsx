@@ -1,0 +1,201 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HttpError } from '../../../lib/http/http-client.ts';
+import { visuallyHidden } from '../../../utils/visually-hidden.ts';
+import { type User, useUsers } from '../api/get-users.ts';
+import { activeFilterCount, useUsersUrlState, writeUsersSearchParams } from '../hooks/use-users-url-state.ts';
+import {
+  canSelectAll,
+  EMPTY_SELECTION,
+  type Selection,
+  selectAll,
+  selectedCount,
+  selectedRowsOnPage,
+  summarize,
+  togglePage,
+  toggleRow,
+} from '../model/selection.ts';
+import { ActionsButton } from './actions-button.tsx';
+import type { BulkAction } from './actions-menu.tsx';
+import { FilterButton } from './filter-button.tsx';
+import { PageHeader } from './page-header.tsx';
+import { SearchBox } from './search-box.tsx';
+import { SelectionBanner } from './selection-banner.tsx';
+import { LoadError, LoadingOverlay, NoResults, NotFound, Unauthorized } from './users-states.tsx';
+import { UsersTable } from './users-table.tsx';
+
+// The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads alongside
+// the first data instead of holding up the first render. The download starts at once.
+const usersPaginationModule = import('./users-pagination.tsx');
+const UsersPagination = lazy(() => usersPaginationModule.then((module) => ({ default: module.UsersPagination })));
+
+export interface UsersPageProps {
+  /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
+  orgId: string | undefined;
+  /** The session lookup failed for a reason other than a missing sign-in. */
+  sessionFailed?: boolean;
+  /** Looks the session up again, after `sessionFailed`. */
+  onRetrySession?: () => void;
+  homeUrl: string;
+  launchpadUrl: string;
+}
+
+/** Selection belongs to one query: any change of the URL query starts from nothing (SPEC.md §4). */
+function useSelectionForQuery(queryKey: string) {
+  const [state, setState] = useState({ queryKey, selection: EMPTY_SELECTION });
+  if (state.queryKey !== queryKey) setState({ queryKey, selection: EMPTY_SELECTION });
+  const selection = state.queryKey === queryKey ? state.selection : EMPTY_SELECTION;
+  const update = useCallback(
+    (change: (current: Selection) => Selection) =>
+      setState((current) => ({
+        queryKey,
+        selection: change(current.queryKey === queryKey ? current.selection : EMPTY_SELECTION),
+      })),
+    [queryKey],
+  );
+  return [selection, update] as const;
+}
+
+export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUrl, launchpadUrl }: UsersPageProps) {
+  const { t } = useTranslation();
+  const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState();
+  const users = useUsers(orgId || undefined, query);
+  const [selection, updateSelection] = useSelectionForQuery(writeUsersSearchParams(query).toString());
+
+  const data = users.data;
+  const rows = data?.users ?? [];
+  const total = data?.total ?? 0;
+  const refused = users.error instanceof HttpError && (users.error.status === 401 || users.error.status === 403);
+  const unauthorized = orgId === '' || refused;
+  const failed = sessionFailed || (users.isError && !refused);
+  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData);
+  const filtered = query.search !== undefined || activeFilterCount(query) > 0;
+
+  // A page number past the end (an old link, fewer users now): show the last page instead.
+  const lastPage = Math.max(1, Math.ceil(total / query.pageSize));
+  const settled = data !== undefined && !users.isPlaceholderData;
+  useEffect(() => {
+    if (settled && query.pageNumber > lastPage) clampPage(lastPage);
+  }, [settled, query.pageNumber, lastPage, clampPage]);
+
+  // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
+  const tableArea = useRef<HTMLDivElement>(null);
+  const goToPage = (page: number) => {
+    setPage(page);
+    const top = tableArea.current?.getBoundingClientRect().top;
+    if (top !== undefined && top < 0) tableArea.current?.scrollIntoView({ block: 'start' });
+  };
+
+  const onToggleRow = useCallback((user: User) => updateSelection((s) => toggleRow(s, user)), [updateSelection]);
+  const onAction = (action: BulkAction) => {
+    const scope =
+      selection.mode === 'all'
+        ? { allMatching: query, except: [...selection.excluded] }
+        : { userIds: [...selection.ids] };
+    console.info(`[stub] bulk action "${action}": no call is made`, scope);
+  };
+
+  const from = total === 0 ? 0 : (query.pageNumber - 1) * query.pageSize + 1;
+  const to = Math.min(total, query.pageNumber * query.pageSize);
+  const announcement =
+    loading || failed || unauthorized || !data
+      ? ''
+      : total === 0
+        ? t('users.states.noResults')
+        : t('users.states.announcement', { from, to, count: total });
+
+  let body: ReactNode;
+  if (failed) {
+    body = <LoadError onRetry={() => (sessionFailed ? onRetrySession?.() : void users.refetch())} />;
+  } else if (settled && total === 0) {
+    body = filtered ? <NotFound search={query.search} /> : <NoResults />;
+  } else {
+    body = (
+      <>
+        <SelectionBanner
+          summary={summarize(selection, rows, total)}
+          total={total}
+          canSelectAll={canSelectAll(selection, total)}
+          onSelectAll={() => updateSelection(() => selectAll())}
+          onClear={() => updateSelection(() => EMPTY_SELECTION)}
+        />
+        <UsersTable
+          inert={loading}
+          users={rows}
+          selection={selection}
+          sort={query.sort}
+          onToggleRow={onToggleRow}
+          onTogglePage={() => updateSelection((s) => togglePage(s, rows))}
+          onToggleSort={toggleSort}
+        />
+        {total > 0 && query.pageNumber <= lastPage && (
+          <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
+            <UsersPagination
+              total={total}
+              page={query.pageNumber}
+              pageSize={query.pageSize}
+              onPageChange={goToPage}
+              onPageSizeChange={setPageSize}
+            />
+          </Suspense>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Box component="main" sx={{ maxWidth: 1760, mx: 'auto', px: { xs: 2, lg: 4 }, py: 3 }}>
+      <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
+      {unauthorized ? (
+        <Paper variant="outlined">
+          <Unauthorized homeUrl={homeUrl} />
+        </Paper>
+      ) : (
+        <>
+          <Box
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              gap: 1.5,
+              mb: 2,
+            }}
+          >
+            <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
+              <SearchBox value={query.search ?? ''} onSearch={setSearch} />
+            </Box>
+            <Box sx={{ display: 'flex', gap: 1.5 }}>
+              <ActionsButton
+                selectedCount={selectedCount(selection, total)}
+                canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
+                onAction={onAction}
+              />
+              <FilterButton
+                filters={{
+                  ...(query.status ? { status: query.status } : {}),
+                  ...(query.isSystemAdmin !== undefined ? { isSystemAdmin: query.isSystemAdmin } : {}),
+                }}
+                activeCount={activeFilterCount(query)}
+                onChange={setFilters}
+              />
+            </Box>
+          </Box>
+          <Paper
+            ref={tableArea}
+            variant="outlined"
+            sx={{ position: 'relative', overflow: 'hidden', minHeight: loading ? 320 : 0, scrollMarginTop: 16 }}
+          >
+            <Box aria-busy={loading}>{body}</Box>
+            {loading && <LoadingOverlay />}
+          </Paper>
+        </>
+      )}
+      <Box role="status" aria-live="polite" sx={visuallyHidden}>
+        {announcement}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,73 @@
+import Pagination from '@mui/material/Pagination';
+import { useTheme } from '@mui/material/styles';
+import TablePagination from '@mui/material/TablePagination';
+import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { PAGE_SIZE_OPTIONS } from '@users-admin/contract';
+import { useTranslation } from 'react-i18next';
+
+interface UsersPaginationProps {
+  total: number;
+  /** 1-based, as in the URL. */
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange: (pageSize: number) => void;
+}
+
+/** Numbered pages in place of MUI's arrows; below the lg breakpoint, fewer sibling pages (SPEC.md §2). */
+function PageNumbers({ count, page, rowsPerPage, onPageChange, className }: TablePaginationActionsProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('lg'));
+  const pageCount = Math.max(1, Math.ceil(count / rowsPerPage));
+  return (
+    <Pagination
+      className={className}
+      count={pageCount}
+      page={page + 1}
+      siblingCount={wide ? 1 : 0}
+      boundaryCount={1}
+      shape="rounded"
+      size="small"
+      aria-label={t('users.pagination.label')}
+      onChange={(_event, next) => onPageChange(null, next - 1)}
+      getItemAriaLabel={(type, itemPage, selected) => {
+        if (type === 'page') {
+          return selected
+            ? t('users.pagination.currentPage', { page: itemPage })
+            : t('users.pagination.goToPage', { page: itemPage });
+        }
+        if (type === 'start-ellipsis' || type === 'end-ellipsis') return '';
+        return t(`users.pagination.${type}`);
+      }}
+      sx={{ flexShrink: 0, ml: { xs: 0, md: 2 } }}
+    />
+  );
+}
+
+export function UsersPagination({ total, page, pageSize, onPageChange, onPageSizeChange }: UsersPaginationProps) {
+  const { t } = useTranslation();
+  return (
+    <TablePagination
+      component="div"
+      count={total}
+      page={page - 1}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
+      onPageChange={(_event, next) => onPageChange(next + 1)}
+      onRowsPerPageChange={(event) => onPageSizeChange(Number(event.target.value))}
+      labelRowsPerPage={t('users.pagination.rowsPerPage')}
+      labelDisplayedRows={({ from, to, count }) =>
+        count === -1
+          ? t('users.pagination.moreThan', { from, to })
+          : t('users.pagination.displayedRows', { from, to, count })
+      }
+      ActionsComponent={PageNumbers}
+      slotProps={{
+        toolbar: { sx: { flexWrap: 'wrap', rowGap: 1, justifyContent: 'flex-end', px: { xs: 1, md: 2 } } },
+      }}
+      sx={{ borderTop: 1, borderColor: 'divider' }}
+    />
+  );
+}

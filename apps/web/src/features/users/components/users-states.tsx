@@ -1,0 +1,77 @@
+import SearchOffIcon from '@mui/icons-material/SearchOff';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+
+/** The full-area overlay while the list loads; the rows under it stay in place. */
+export function LoadingOverlay() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ position: 'absolute', inset: 0, zIndex: 2, bgcolor: 'rgba(255, 255, 255, 0.7)' }}>
+      {/* Sticky, so the indicator stays in view over a table taller than the window. */}
+      <Box
+        sx={{ position: 'sticky', top: 'calc(50vh - 20px)', display: 'flex', justifyContent: 'center', pt: '140px' }}
+      >
+        <CircularProgress aria-label={t('users.states.loading')} />
+      </Box>
+    </Box>
+  );
+}
+
+/** No users at all, with no search or filter. */
+export function NoResults() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, py: 8, px: 2, textAlign: 'center' }}>
+      <SearchOffIcon sx={{ fontSize: 48, color: 'text.secondary' }} />
+      <Typography variant="h2">{t('users.states.noResults')}</Typography>
+    </Box>
+  );
+}
+
+/** A search or filter matched nothing (SPEC.md §8, not found). */
+export function NotFound({ search }: { search: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ p: 2 }}>
+      <Alert severity="info">
+        {search ? t('users.states.notFound', { search }) : t('users.states.notFoundFilters')}
+      </Alert>
+    </Box>
+  );
+}
+
+export function LoadError({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ p: 2 }}>
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={onRetry}>
+            {t('users.states.retry')}
+          </Button>
+        }
+      >
+        {t('users.states.error')}
+      </Alert>
+    </Box>
+  );
+}
+
+/** The page cannot be shown to this user (SPEC.md §8, unauthorized). */
+export function Unauthorized({ homeUrl }: { homeUrl: string }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'grid', justifyItems: 'center', gap: 2, py: 8, px: 2, textAlign: 'center' }}>
+      <Typography variant="h2">{t('users.unauthorized.title')}</Typography>
+      <Typography sx={{ maxWidth: 480, color: 'text.secondary' }}>{t('users.unauthorized.text')}</Typography>
+      <Button variant="contained" href={homeUrl}>
+        {t('users.unauthorized.home')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+
+import type { UserSort } from '@users-admin/contract';
+import { useTranslation } from 'react-i18next';
+import { visuallyHidden } from '../../../utils/visually-hidden.ts';
+import type { User } from '../api/get-users.ts';
+import { isSelected, pageCheckboxState, type Selection } from '../model/selection.ts';
+import { ColumnHeader } from './column-header.tsx';
+import { PAGE_TITLE_ID } from './page-header.tsx';
+import { WIDE_ONLY } from './table-layout.ts';
+import { UserRow } from './user-row.tsx';
+
+interface UsersTableProps {
+  /** While the next rows load, the shown rows cannot be used (the header and footer still can). */
+  inert?: boolean;
+  users: User[];
+  selection: Selection;
+  sort: UserSort | undefined;
+  onToggleRow: (user: User) => void;
+  onTogglePage: () => void;
+  onToggleSort: () => void;
+}
+
+export function UsersTable({
+  inert = false,
+  users,
+  selection,
+  sort,
+  onToggleRow,
+  onTogglePage,
+  onToggleSort,
+}: UsersTableProps) {
+  const { t } = useTranslation();
+  const pageState = pageCheckboxState(selection, users);
+  const direction = sort === '-name' ? 'desc' : 'asc';
+
+  return (
+    <TableContainer>
+      <Table
+        aria-labelledby={PAGE_TITLE_ID}
+        sx={{
+          minWidth: { xs: 0, md: 640 },
+          '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: { xs: 1, md: 2 } },
+        }}
+      >
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Checkbox
+                checked={pageState.checked}
+                indeterminate={pageState.indeterminate}
+                disabled={pageState.disabled}
+                onChange={onTogglePage}
+                slotProps={{ input: { 'aria-label': t('users.selection.selectPage') } }}
+              />
+            </TableCell>
+            <TableCell sortDirection={sort ? direction : false}>
+              <TableSortLabel active={sort !== undefined} direction={direction} onClick={onToggleSort}>
+                {t('users.columns.user')}
+                {sort && (
+                  <Box component="span" sx={visuallyHidden}>
+                    {', '}
+                    {t(sort === 'name' ? 'users.columns.sortedAscending' : 'users.columns.sortedDescending')}
+                  </Box>
+                )}
+              </TableSortLabel>
+            </TableCell>
+            <TableCell sx={WIDE_ONLY}>
+              <ColumnHeader label={t('users.columns.dataSource')} info={t('users.columns.dataSourceInfo')} />
+            </TableCell>
+            <TableCell>
+              <ColumnHeader label={t('users.columns.status')} info={t('users.columns.statusInfo')} />
+            </TableCell>
+            <TableCell sx={WIDE_ONLY}>
+              <ColumnHeader label={t('users.columns.userType')} info={t('users.columns.userTypeInfo')} />
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody inert={inert}>
+          {users.map((user) => (
+            <UserRow key={user.id} user={user} selected={isSelected(selection, user)} onToggle={onToggleRow} />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

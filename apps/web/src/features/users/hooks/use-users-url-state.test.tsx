@@ -1,0 +1,144 @@
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { nextSort, parseUsersSearchParams, useUsersUrlState, writeUsersSearchParams } from './use-users-url-state.ts';
+
+const parse = (search: string) => parseUsersSearchParams(new URLSearchParams(search));
+
+describe('parseUsersSearchParams', () => {
+  it('gives the defaults for an empty query', () => {
+    expect(parse('')).toEqual({ pageNumber: 1, pageSize: 25 });
+  });
+
+  it('reads every parameter', () => {
+    expect(parse('page=3&pageSize=50&search=ann&status=pending&isSystemAdmin=false&sort=-name')).toEqual({
+      pageNumber: 3,
+      pageSize: 50,
+      search: 'ann',
+      status: 'pending',
+      isSystemAdmin: false,
+      sort: '-name',
+    });
+  });
+
+  it.each([
+    ['page=0', {}],
+    ['page=-2', {}],
+    ['page=2.5', {}],
+    ['page=abc', {}],
+    ['page=9999999999', {}],
+    ['pageSize=10', {}],
+    ['pageSize=1000', {}],
+    ['sort=email', {}],
+    ['sort=NAME', {}],
+    ['status=archived', {}],
+    ['status=disabled', {}],
+    ['isSystemAdmin=yes', {}],
+    ['search=%20%20', {}],
+    [`search=${'a'.repeat(201)}`, {}],
+  ])('ignores the invalid %s', (search, expected) => {
+    expect(parse(search)).toEqual({ pageNumber: 1, pageSize: 25, ...expected });
+  });
+});
+
+describe('writeUsersSearchParams', () => {
+  it('leaves defaults out and keeps parameters that are not its own', () => {
+    const written = writeUsersSearchParams(
+      { pageNumber: 1, pageSize: 25, search: 'x', isSystemAdmin: true },
+      new URLSearchParams('utm=mail&page=4'),
+    );
+    expect(written.toString()).toBe('utm=mail&search=x&isSystemAdmin=true');
+  });
+
+  it('round-trips through the parser', () => {
+    const query = { pageNumber: 7, pageSize: 100, search: 'a b', status: 'inactive', sort: 'name' } as const;
+    expect(parseUsersSearchParams(writeUsersSearchParams(query))).toEqual(query);
+  });
+});
+
+it('sorts unsorted → ascending → descending → ascending', () => {
+  expect(nextSort(undefined)).toBe('name');
+  expect(nextSort('name')).toBe('-name');
+  expect(nextSort('-name')).toBe('name');
+});
+
+const history: { location?: ReturnType<typeof useLocation>; navigate?: ReturnType<typeof useNavigate> } = {};
+
+function Probe({ children }: { children: ReactNode }) {
+  history.location = useLocation();
+  history.navigate = useNavigate();
+  return children;
+}
+
+function renderUrlState(url: string) {
+  const view = renderHook(() => useUsersUrlState(), {
+    wrapper: ({ children }) => (
+      <MemoryRouter initialEntries={[url]}>
+        <Probe>{children}</Probe>
+      </MemoryRouter>
+    ),
+  });
+  return { ...view, search: () => history.location?.search ?? '', back: () => act(() => history.navigate?.(-1)) };
+}
+
+describe('useUsersUrlState', () => {
+  it('moves between pages and keeps the rest of the query', () => {
+    const view = renderUrlState('/?search=ann&sort=name');
+    act(() => view.result.current.setPage(3));
+    expect(view.search()).toBe('?page=3&search=ann&sort=name');
+    expect(view.result.current.query.pageNumber).toBe(3);
+  });
+
+  it('a new search goes back to page 1, and an empty search removes the parameter', () => {
+    const view = renderUrlState('/?page=4&search=ann');
+    act(() => view.result.current.setSearch('  bob '));
+    expect(view.search()).toBe('?search=bob');
+    act(() => view.result.current.setPage(2));
+    act(() => view.result.current.setSearch(''));
+    expect(view.search()).toBe('');
+  });
+
+  it('filters and the page size go back to page 1; clearing filters removes them', () => {
+    const view = renderUrlState('/?page=4');
+    act(() => view.result.current.setFilters({ status: 'pending', isSystemAdmin: true }));
+    expect(view.search()).toBe('?status=pending&isSystemAdmin=true');
+    act(() => view.result.current.setPage(2));
+    act(() => view.result.current.setFilters({}));
+    expect(view.search()).toBe('');
+    act(() => view.result.current.setPage(2));
+    act(() => view.result.current.setPageSize(100));
+    expect(view.search()).toBe('?pageSize=100');
+  });
+
+  it('toggles the sort and goes back to page 1', () => {
+    const view = renderUrlState('/?page=2');
+    act(() => view.result.current.toggleSort());
+    expect(view.search()).toBe('?sort=name');
+    act(() => view.result.current.toggleSort());
+    expect(view.search()).toBe('?sort=-name');
+  });
+
+  it('drops invalid parameters on the next change and never crashes on them', () => {
+    const view = renderUrlState('/?page=zero&pageSize=7&sort=email&status=nope');
+    expect(view.result.current.query).toEqual({ pageNumber: 1, pageSize: 25 });
+    act(() => view.result.current.setPage(2));
+    expect(view.search()).toBe('?page=2');
+  });
+
+  it('every change is a history entry, so Back restores the previous query', () => {
+    const view = renderUrlState('/');
+    act(() => view.result.current.setSearch('ann'));
+    act(() => view.result.current.setPage(2));
+    view.back();
+    expect(view.result.current.query).toEqual({ pageNumber: 1, pageSize: 25, search: 'ann' });
+    view.back();
+    expect(view.result.current.query).toEqual({ pageNumber: 1, pageSize: 25 });
+  });
+
+  it('clamps a page past the end in place', () => {
+    const view = renderUrlState('/?page=90');
+    act(() => view.result.current.clampPage(17));
+    expect(view.search()).toBe('?page=17');
+  });
+});

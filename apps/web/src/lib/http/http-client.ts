@@ -1,0 +1,80 @@
+import { silentSignIn } from '../auth/silent-sign-in.ts';
+
+/** The path behind which the accounts API is proxied: its 401 and 403 mean "renew the session". */
+export const ACCOUNTS_PROXY_PREFIX = '/apis/accounts/';
+
+/** A non-OK answer. `body` is the parsed JSON answer, or null when there was none. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly url: string,
+    readonly body: unknown,
+  ) {
+    super(`Request to ${url} failed with status ${status}`);
+  }
+}
+
+/** A 409 answer: the resource changed or already exists. */
+export class ConflictError extends HttpError {
+  override name = 'ConflictError';
+}
+
+export interface HttpClientOptions {
+  /** Renews the session; resolves false when it could not. Defaults to the silent sign-in. */
+  reauthenticate?: () => Promise<boolean>;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  accept?: string;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HttpClient {
+  /** GETs a JSON answer: null for 204 or a body that is not JSON; throws HttpError otherwise (SPEC.md §8). */
+  get<T>(path: string, options?: RequestOptions): Promise<T | null>;
+}
+
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const reauthenticate = options.reauthenticate ?? (() => silentSignIn());
+  const doFetch = (input: string, init: RequestInit) => (options.fetch ?? globalThis.fetch)(input, init);
+
+  async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
+    const init: RequestInit = {
+      method: 'GET',
+      credentials: 'include',
+      headers: { Accept: requestOptions.accept ?? 'application/json' },
+      ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+    };
+    let response = await doFetch(path, init);
+    if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
+      // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
+      if (await reauthenticate()) response = await doFetch(path, init);
+    }
+    if (response.status === 204) return null;
+    const body = await readJson(response);
+    if (response.status === 409) throw new ConflictError(response.status, path, body);
+    if (!response.ok) throw new HttpError(response.status, path, body);
+    return body as T | null;
+  }
+
+  return { get };
+}
+
+function isAccountsPath(path: string): boolean {
+  const pathname = path.startsWith('/') ? path : new URL(path, window.location.origin).pathname;
+  return pathname.startsWith(ACCOUNTS_PROXY_PREFIX);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page's one client. */
+export const httpClient = createHttpClient();
