@@ -97,8 +97,10 @@ async function startThrowawayPostgres(bin) {
   return {
     url,
     async stop() {
-      server.kill('SIGINT');
-      await new Promise((resolve) => server.once('exit', resolve));
+      // pg_ctl signals the postmaster itself: a signal to `runuser` does not reach it.
+      const [stopCmd, stopArgs] = as(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate']);
+      spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
+      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
       rmSync(dir, { recursive: true, force: true });
     },
   };
