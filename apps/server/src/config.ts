@@ -9,6 +9,24 @@ const optionalUrl = z
   .transform((value) => (value === '' ? undefined : value))
   .pipe(z.url().optional());
 
+/**
+ * An http(s) URL or a path on this server (`/mfe/…`). Unset gives undefined; set but empty gives
+ * '', which turns a setting with a default off.
+ */
+const urlOrPath = z
+  .string()
+  .trim()
+  .refine((value) => value === '' || /^\/(?!\/)/.test(value) || URL.canParse(value) && /^https?:\/\//.test(value), {
+    message: 'expected an http(s) URL, a path starting with /, or nothing',
+  })
+  .optional();
+
+/** The reference micro-frontends this server ships (routes/micro-frontends.ts), the local defaults. */
+export const REFERENCE_SCRIPTS = {
+  monitoring: '/mfe/monitoring.js',
+  globalNavigator: '/mfe/global-navigator.js',
+} as const;
+
 /** Every setting the server reads, parsed once from the environment (documented in README.md). */
 const environmentSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -35,10 +53,10 @@ const environmentSchema = z.object({
   OIDC_LOCALE_CLAIM: z.string().default('locale'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   WEB_DIST: z.string().optional(),
-  HOME_URL: optionalUrl,
-  LAUNCHPAD_URL: optionalUrl,
-  MONITORING_SCRIPT_URL: optionalUrl,
-  GLOBAL_NAVIGATOR_SCRIPT_URL: optionalUrl,
+  HOME_URL: urlOrPath,
+  LAUNCHPAD_URL: urlOrPath,
+  MONITORING_SCRIPT_URL: urlOrPath,
+  GLOBAL_NAVIGATOR_SCRIPT_URL: urlOrPath,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -65,6 +83,21 @@ export interface Config {
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Home and launchpad are left out unless set: the page derives them from its host name. The two
+ * scripts default to this server's reference ones; set to nothing, a script is not loaded.
+ */
+function appConfigFrom(e: z.infer<typeof environmentSchema>): AppConfig {
+  const monitoringScriptUrl = e.MONITORING_SCRIPT_URL ?? REFERENCE_SCRIPTS.monitoring;
+  const globalNavigatorScriptUrl = e.GLOBAL_NAVIGATOR_SCRIPT_URL ?? REFERENCE_SCRIPTS.globalNavigator;
+  return {
+    ...(e.HOME_URL ? { homeUrl: e.HOME_URL } : {}),
+    ...(e.LAUNCHPAD_URL ? { launchpadUrl: e.LAUNCHPAD_URL } : {}),
+    ...(monitoringScriptUrl ? { monitoringScriptUrl } : {}),
+    ...(globalNavigatorScriptUrl ? { globalNavigatorScriptUrl } : {}),
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
@@ -96,11 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === 'true',
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist')),
     logLevel: e.LOG_LEVEL,
-    app: {
-      homeUrl: e.HOME_URL ?? '/',
-      launchpadUrl: e.LAUNCHPAD_URL ?? '/',
-      ...(e.MONITORING_SCRIPT_URL ? { monitoringScriptUrl: e.MONITORING_SCRIPT_URL } : {}),
-      ...(e.GLOBAL_NAVIGATOR_SCRIPT_URL ? { globalNavigatorScriptUrl: e.GLOBAL_NAVIGATOR_SCRIPT_URL } : {}),
-    },
+    app: appConfigFrom(e),
   };
 }

@@ -105,6 +105,8 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
     ['filter[unknown]=1', 'filter[unknown]'],
     ['page[offset]=1', 'page[offset]'],
     [`filter[query]=${'x'.repeat(201)}`, 'filter[query]'],
+    ['filter[query]=%00', 'filter[query]'],
+    ['filter[query]=a%1Fb', 'filter[query]'],
   ])('answers 400 naming the parameter for %s', async (query, parameter) => {
     const response = await list(acmeAdmin, ACME, `?${query}`);
     expect(response.status).toBe(400);

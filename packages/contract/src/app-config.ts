@@ -2,12 +2,18 @@ import { z } from 'zod';
 
 export const APP_CONFIG_PATH = '/app-config.json';
 
+/**
+ * The id of the `<script type="application/json">` in which the server writes this configuration
+ * into the page's HTML, so that the page has it before it mounts, without a request.
+ */
+export const APP_CONFIG_ELEMENT_ID = 'app-config';
+
 /** Runtime configuration of the page, served by the server from its environment (not built in). */
 export const appConfigSchema = z.object({
-  /** The organisation's home application: the Home breadcrumb. */
-  homeUrl: z.string(),
-  /** The launchpad (accounts front door): the back button. */
-  launchpadUrl: z.string(),
+  /** The organisation's home application: the Home breadcrumb. Absent: derived from the host name. */
+  homeUrl: z.string().optional(),
+  /** The launchpad (accounts front door): the back button. Absent: derived from the host name. */
+  launchpadUrl: z.string().optional(),
   /** The product-usage monitoring script; absent when not configured. */
   monitoringScriptUrl: z.string().optional(),
   /** The global navigator micro-frontend script; absent when not configured. */

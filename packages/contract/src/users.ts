@@ -43,6 +43,8 @@ export const userListQuerySchema = z.strictObject({
     .max(SEARCH_MAX_LENGTH, {
       error: `filter[query] must be at most ${SEARCH_MAX_LENGTH} characters`,
     })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must be refused.
+    .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'filter[query] must not contain control characters' })
     .optional(),
   'filter[status]': z
     .enum(USER_STATUSES, {

@@ -12,6 +12,17 @@ export interface Database {
   user_counts: UserCountsTable;
   org_data_versions: OrgDataVersionsTable;
   user_search_counts: UserSearchCountsTable;
+  user_page_anchors: UserPageAnchorsTable;
+}
+
+/** Every 1,000th sort key of a list (order and filters) at one data version of an organisation. */
+export interface UserPageAnchorsTable {
+  org_id: string;
+  version: ColumnType<string | number, number | string, number | string>;
+  list_key: string;
+  position: number;
+  sort_name: string;
+  id: string;
 }
 
 /** Users per organisation, status and user type, kept exact by triggers on `users`. */

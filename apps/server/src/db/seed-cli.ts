@@ -1,6 +1,7 @@
 // `npm run seed -- --users N [--name Org]`: adds an organisation of N generated users and its admin,
 // printing progress, and as its last line a JSON object with the org id and the admin's sign-in.
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { openDatabase } from './database.ts';
@@ -53,6 +54,8 @@ await createAccount(database.db, {
   locale: 'en',
   memberships: [{ orgId, isSystemAdmin: true }],
 });
+console.error('Updating the planner statistics and the visibility map (VACUUM ANALYZE)…');
+await sql`vacuum analyze users`.execute(database.db);
 await database.close();
 console.error(
   `Seeded ${name}: ${users.toLocaleString('en')} users in ${((performance.now() - started) / 1000).toFixed(1)} s on ${database.engine}.`,

@@ -26,28 +26,57 @@ const listedColumns = [
   'users.is_system_admin',
 ] as const;
 
+/** Rows between two page anchors. */
+const ANCHOR_SPACING = 1000;
+/** Pages that start this deep use anchors; shallower ones walk from the nearer end. */
+const ANCHORED_FROM = 5000;
+
 /** The users of organisations. Every method takes the organisation: no query crosses tenants. */
 export function createUsersRepository(db: Db) {
-  const matching = (orgId: string, query: UserListQuery) => {
+  /**
+   * The rows that match. `walkInOrder` hides the search from the trigram index, so the database
+   * walks the ordered index and stops at the page: the right plan when matches are dense.
+   */
+  const matching = (orgId: string, query: UserListQuery, walkInOrder = false) => {
     let select = db.selectFrom('users').where('org_id', '=', orgId);
     if (query.status) select = select.where('status', '=', query.status);
     if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
-    if (query.search) select = select.where('search_text', 'like', `%${escapeLike(query.search.toLowerCase())}%`);
+    if (query.search) {
+      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+      select = walkInOrder
+        ? select.where(sql<boolean>`(search_text || '') like ${pattern}`)
+        : select.where('search_text', 'like', pattern);
+    }
     return select;
+  };
+
+  const versionOf = async (orgId: string): Promise<number | undefined> => {
+    const row = await db
+      .selectFrom('org_data_versions')
+      .select('version')
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    return row ? Number(row.version) : undefined;
   };
 
   /** Exact totals: kept counts without a search; with one, a count cached per data version. */
   async function countMatching(orgId: string, query: UserListQuery): Promise<number> {
-    if (!query.search) {
-      let counts = db
-        .selectFrom('user_counts')
-        .select(sql<string>`coalesce(sum(n), 0)`.as('total'))
-        .where('org_id', '=', orgId);
-      if (query.status) counts = counts.where('status', '=', query.status);
-      if (query.isSystemAdmin !== undefined) counts = counts.where('is_system_admin', '=', query.isSystemAdmin);
-      return Number((await counts.executeTakeFirstOrThrow()).total);
-    }
+    if (!query.search) return countWithoutSearch(orgId, query);
     const key = JSON.stringify([query.search.toLowerCase(), query.status ?? null, query.isSystemAdmin ?? null]);
+    return cachedSearchCount(orgId, query, key);
+  }
+
+  async function countWithoutSearch(orgId: string, query: UserListQuery): Promise<number> {
+    let counts = db
+      .selectFrom('user_counts')
+      .select(sql<string>`coalesce(sum(n), 0)`.as('total'))
+      .where('org_id', '=', orgId);
+    if (query.status) counts = counts.where('status', '=', query.status);
+    if (query.isSystemAdmin !== undefined) counts = counts.where('is_system_admin', '=', query.isSystemAdmin);
+    return Number((await counts.executeTakeFirstOrThrow()).total);
+  }
+
+  async function cachedSearchCount(orgId: string, query: UserListQuery, key: string): Promise<number> {
     const cached = await db
       .selectFrom('org_data_versions as v')
       .leftJoin('user_search_counts as c', (join) =>
@@ -70,31 +99,116 @@ export function createUsersRepository(db: Db) {
     return Number(total);
   }
 
+  /** The anchor at or before `position` of the list, building the list's anchors when it has none. */
+  async function anchorBefore(orgId: string, query: UserListQuery, position: number) {
+    const version = await versionOf(orgId);
+    if (version === undefined) return undefined;
+    const listKey = JSON.stringify([
+      query.sort === undefined ? 'id' : 'name',
+      query.status ?? null,
+      query.isSystemAdmin ?? null,
+    ]);
+    const find = () =>
+      db
+        .selectFrom('user_page_anchors')
+        .select(['position', 'sort_name', 'id'])
+        .where('org_id', '=', orgId)
+        .where('list_key', '=', listKey)
+        .where('version', '=', version)
+        .where('position', '<=', position)
+        .orderBy('position', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    const found = await find();
+    if (found) return found;
+    const order = query.sort === undefined ? sql`id` : sql`sort_name, id`;
+    const numbered = matching(orgId, query).select([
+      'sort_name',
+      'id',
+      sql<number>`(row_number() over (order by ${order})) - 1`.as('position'),
+    ]);
+    await db
+      .insertInto('user_page_anchors')
+      .columns(['org_id', 'version', 'list_key', 'position', 'sort_name', 'id'])
+      .expression(
+        db
+          .selectFrom(numbered.as('numbered'))
+          .select([
+            sql<string>`${orgId}::uuid`.as('org_id'),
+            sql<string>`${version}::bigint`.as('version'),
+            sql<string>`${listKey}::text`.as('list_key'),
+            'position',
+            'sort_name',
+            'id',
+          ])
+          .where(sql<boolean>`position % ${sql.lit(ANCHOR_SPACING)} = 0`),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await db.deleteFrom('user_page_anchors').where('org_id', '=', orgId).where('version', '<', version).execute();
+    return find();
+  }
+
+  /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
+  function pageIds(
+    orgId: string,
+    query: UserListQuery,
+    skip: number,
+    limit: number,
+    ascending: boolean,
+    walkInOrder = false,
+  ) {
+    const direction = ascending ? 'asc' : 'desc';
+    const ids = matching(orgId, query, walkInOrder).select('id');
+    const ordered =
+      query.sort === undefined
+        ? ids.orderBy('id', direction)
+        : ids.orderBy('sort_name', direction).orderBy('id', direction);
+    return ordered.offset(skip).limit(limit);
+  }
+
   return {
     /** One page of an organisation's users and the exact number that match the query. */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const total = await countMatching(orgId, query);
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (offset >= total) return { users: [], total };
-
-      // Pages in the back half are read from the far end, so no page walks past more than half.
-      const fromEnd = offset > total / 2;
       const limit = Math.min(query.pageSize, total - offset);
-      const skip = fromEnd ? total - offset - limit : offset;
-      const ascending = (query.sort !== '-name') !== fromEnd;
-      const direction = ascending ? 'asc' : 'desc';
+      const descending = query.sort === '-name';
+      // Position of the page's first row in ascending order: descending pages are read ascending.
+      const ascendingOffset = descending ? total - offset - limit : offset;
+
+      let ids: ReturnType<typeof pageIds>;
+      let ascending: boolean;
+      const anchor =
+        !query.search && ascendingOffset >= ANCHORED_FROM
+          ? await anchorBefore(orgId, query, ascendingOffset)
+          : undefined;
+      if (anchor) {
+        // Deep page: start at the nearest anchor, walk fewer than ANCHOR_SPACING rows.
+        ascending = true;
+        ids = pageIds(orgId, query, ascendingOffset - anchor.position, limit, true).where(
+          query.sort === undefined
+            ? sql<boolean>`id >= ${anchor.id}`
+            : sql<boolean>`(sort_name, id) >= (${anchor.sort_name}, ${anchor.id})`,
+        );
+      } else {
+        // Otherwise read from whichever end is nearer, so no page walks past more than half the list.
+        const fromEnd = ascendingOffset > total / 2;
+        ascending = !fromEnd;
+        const skip = fromEnd ? total - ascendingOffset - limit : ascendingOffset;
+        // With a search, walking the ordered index reads about (skip + limit) × base / total rows;
+        // the trigram index reads every match and sorts them. Take the cheaper of the two.
+        const base = query.search ? await countWithoutSearch(orgId, query) : total;
+        const walkInOrder = query.search !== undefined && ((skip + limit) * base) / total < 3 * total;
+        ids = pageIds(orgId, query, skip, limit, ascending, walkInOrder);
+      }
 
       // The ids of the page come from an index-only walk; only those rows are read in full.
-      let ids = matching(orgId, query).select('id');
-      ids =
-        query.sort === undefined
-          ? ids.orderBy('id', direction)
-          : ids.orderBy('sort_name', direction).orderBy('id', direction);
-      const page = ids.offset(skip).limit(limit);
-
+      const direction = ascending ? 'asc' : 'desc';
       let select = db
         .selectFrom('users')
-        .innerJoin(page.as('page'), 'page.id', 'users.id')
+        .innerJoin(ids.as('page'), 'page.id', 'users.id')
         .select(listedColumns)
         .where('users.org_id', '=', orgId);
       select =
@@ -102,7 +216,7 @@ export function createUsersRepository(db: Db) {
           ? select.orderBy('users.id', direction)
           : select.orderBy('users.sort_name', direction).orderBy('users.id', direction);
       const users = await select.execute();
-      if (fromEnd) users.reverse();
+      if (ascending === descending) users.reverse();
       return { users, total };
     },
   };

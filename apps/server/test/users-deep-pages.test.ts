@@ -1,0 +1,89 @@
+import { PAGE_SIZE_OPTIONS, type UserListQuery } from '@users-admin/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedOrganization } from '../src/db/seed.ts';
+import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+/** The plain OFFSET query: slow on deep pages, but obviously right. The reference. */
+async function naivePage(server: TestServer, orgId: string, query: UserListQuery): Promise<string[]> {
+  const { db } = server.database;
+  let select = db.selectFrom('users').select('id').where('org_id', '=', orgId);
+  if (query.status) select = select.where('status', '=', query.status);
+  if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
+  const direction = query.sort === '-name' ? 'desc' : 'asc';
+  select = query.sort ? select.orderBy('sort_name', direction).orderBy('id', direction) : select.orderBy('id');
+  const rows = await select
+    .offset((query.pageNumber - 1) * query.pageSize)
+    .limit(query.pageSize)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+describe('deep pages of a large organisation', () => {
+  let server: TestServer;
+  let orgId: string;
+  const USERS = 12_345;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    orgId = await seedOrganization(server.database.db, { name: 'Large', slug: 'large', users: USERS, seed: 9 });
+  }, 120_000);
+  afterAll(() => server.close());
+
+  const shapes: Omit<UserListQuery, 'pageNumber'>[] = [
+    { pageSize: 25 },
+    { pageSize: 25, sort: 'name' },
+    { pageSize: 50, sort: '-name' },
+    { pageSize: 100, status: 'active', sort: 'name' },
+    { pageSize: 25, isSystemAdmin: false, sort: '-name' },
+    { pageSize: 25, status: 'pending', isSystemAdmin: false },
+  ];
+
+  it('answers every page exactly as a plain OFFSET query would, from either end and from anchors', async () => {
+    const users = createUsersRepository(server.database.db);
+    for (const shape of shapes) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      const lastPage = Math.ceil(total / shape.pageSize);
+      const pages = new Set([
+        1,
+        2,
+        199,
+        201,
+        202,
+        Math.floor(lastPage / 2),
+        Math.floor(lastPage / 2) + 1,
+        lastPage - 1,
+        lastPage,
+      ]);
+      for (const pageNumber of [...pages].filter((n) => n >= 1 && n <= lastPage)) {
+        const query = { ...shape, pageNumber };
+        const page = await users.listUsers(orgId, query);
+        expect(
+          page.users.map((u) => u.id),
+          JSON.stringify(query),
+        ).toEqual(await naivePage(server, orgId, query));
+      }
+    }
+    expect(PAGE_SIZE_OPTIONS).toContain(25);
+    const anchors = await server.database.db
+      .selectFrom('user_page_anchors')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    expect(anchors.n).toBeGreaterThan(0);
+  });
+
+  it('uses anchors of the current data version only, so a change never serves a stale page', async () => {
+    const users = createUsersRepository(server.database.db);
+    const query: UserListQuery = { pageSize: 25, pageNumber: 400, sort: 'name' };
+    const before = await users.listUsers(orgId, query);
+    // A user whose name sorts first shifts every later page by one.
+    await sql`update users set sort_name = '' where org_id = ${orgId} and id = (select id from users where org_id = ${orgId} order by sort_name desc limit 1)`.execute(
+      server.database.db,
+    );
+    const after = await users.listUsers(orgId, query);
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users[1]?.id).toBe(before.users[0]?.id);
+  });
+});
