@@ -167,6 +167,29 @@ export function createUsersRepository(db: Db) {
     return ordered.offset(skip).limit(limit);
   }
 
+  /**
+   * A page of a search whose matches are sparse: the matches come from the trigram index alone
+   * (`offset 0` keeps the planner from mixing in the filters' indexes), then are filtered and sorted.
+   */
+  function sparseSearchPageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
+    const direction = ascending ? 'asc' : 'desc';
+    const matches = matching(orgId, {
+      pageSize: limit,
+      pageNumber: 1,
+      ...(query.search ? { search: query.search } : {}),
+    })
+      .select(['id', 'sort_name', 'status', 'is_system_admin'])
+      .offset(0);
+    let ids = db.selectFrom(matches.as('matches')).select('matches.id as id');
+    if (query.status) ids = ids.where('matches.status', '=', query.status);
+    if (query.isSystemAdmin !== undefined) ids = ids.where('matches.is_system_admin', '=', query.isSystemAdmin);
+    const ordered =
+      query.sort === undefined
+        ? ids.orderBy('matches.id', direction)
+        : ids.orderBy('matches.sort_name', direction).orderBy('matches.id', direction);
+    return ordered.offset(skip).limit(limit);
+  }
+
   return {
     /** One page of an organisation's users and the exact number that match the query. */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
@@ -178,7 +201,7 @@ export function createUsersRepository(db: Db) {
       // Position of the page's first row in ascending order: descending pages are read ascending.
       const ascendingOffset = descending ? total - offset - limit : offset;
 
-      let ids: ReturnType<typeof pageIds>;
+      let ids: ReturnType<typeof pageIds> | ReturnType<typeof sparseSearchPageIds>;
       let ascending: boolean;
       const anchor =
         !query.search && ascendingOffset >= ANCHORED_FROM
@@ -200,8 +223,10 @@ export function createUsersRepository(db: Db) {
         // With a search, walking the ordered index reads about (skip + limit) × base / total rows;
         // the trigram index reads every match and sorts them. Take the cheaper of the two.
         const base = query.search ? await countWithoutSearch(orgId, query) : total;
-        const walkInOrder = query.search !== undefined && ((skip + limit) * base) / total < 3 * total;
-        ids = pageIds(orgId, query, skip, limit, ascending, walkInOrder);
+        const walkInOrder = query.search === undefined || ((skip + limit) * base) / total < 3 * total;
+        ids = walkInOrder
+          ? pageIds(orgId, query, skip, limit, ascending, query.search !== undefined)
+          : sparseSearchPageIds(orgId, query, skip, limit, ascending);
       }
 
       // The ids of the page come from an index-only walk; only those rows are read in full.

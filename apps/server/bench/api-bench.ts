@@ -1,0 +1,317 @@
+// `npm run bench`: the users list API on an organisation of BENCH_USERS (default 1,000,000) users,
+// on the embedded database and on PostgreSQL, against the budgets of issue 6. Prints a table,
+// writes bench-results/api.{json,md}, and exits 1 when a budget is exceeded.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import path from 'node:path';
+import type { UserListQuery } from '@users-admin/contract';
+import { toUserListParams } from '@users-admin/contract';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+// @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
+import { findPostgresBin, startThrowawayPostgres } from '../../../scripts/throwaway-postgres.mjs';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import { createAccount, seedOrganization } from '../src/db/seed.ts';
+import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { signIn } from '../test/support/sign-in.ts';
+import { freePort } from '../test/support/test-server.ts';
+
+const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const root = path.resolve(import.meta.dirname, '../../..');
+const resultsDir = path.join(root, 'bench-results');
+
+/** Budgets of issue 6, on a 2-core machine. */
+const BUDGET = {
+  postgres: { p50: 15, p99: 50, overheadMs: 2, firstPageRps: 1000, mixRps: 300 },
+  pglite: { p99: 250 },
+};
+
+type Shape = { name: string; query: UserListQuery };
+const page = (pageNumber: number, extra: Partial<UserListQuery> = {}): UserListQuery => ({
+  pageSize: 25,
+  pageNumber,
+  ...extra,
+});
+const lastPage = Math.ceil((USERS + 1) / 25);
+const SHAPES: Shape[] = [
+  { name: 'first page, unsorted', query: page(1) },
+  { name: 'by name, page 1', query: page(1, { sort: 'name' }) },
+  { name: 'by name, middle page', query: page(Math.floor(lastPage / 2), { sort: 'name' }) },
+  { name: 'by name, last page', query: page(lastPage, { sort: 'name' }) },
+  { name: 'by -name, middle page', query: page(Math.floor(lastPage / 2) + 1, { sort: '-name' }) },
+  { name: 'unsorted, middle page', query: page(Math.floor(lastPage / 2)) },
+  { name: 'status active', query: page(1, { status: 'active' }) },
+  { name: 'status inactive', query: page(1, { status: 'inactive' }) },
+  { name: 'status pending', query: page(1, { status: 'pending' }) },
+  { name: 'status disabled', query: page(1, { status: 'disabled' }) },
+  { name: 'System Admins', query: page(1, { isSystemAdmin: true }) },
+  { name: 'search 1 char, many ("a")', query: page(1, { search: 'a' }) },
+  { name: 'search 1 char, few ("山")', query: page(1, { search: '山' }) },
+  { name: 'search 1 char, none ("ø")', query: page(1, { search: 'ø' }) },
+  { name: 'search 2 chars, many ("an")', query: page(1, { search: 'an' }) },
+  { name: 'search 2 chars, few ("äf")', query: page(1, { search: 'äf' }) },
+  { name: 'search 2 chars, none ("qz")', query: page(1, { search: 'qz' }) },
+  { name: 'search 3 chars, many ("ann")', query: page(1, { search: 'ann' }) },
+  { name: 'search 3 chars, few ("öhl")', query: page(1, { search: 'öhl' }) },
+  { name: 'search 3 chars, none ("qzx")', query: page(1, { search: 'qzx' }) },
+  { name: 'search 8 chars, many ("williams")', query: page(1, { search: 'williams' }) },
+  { name: 'search 8 chars, few (".99999@b")', query: page(1, { search: '.99999@b' }) },
+  { name: 'search 8 chars, none ("zzzzzzzz")', query: page(1, { search: 'zzzzzzzz' }) },
+  {
+    name: 'search + filters + sort',
+    query: page(1, { search: 'ann', status: 'active', isSystemAdmin: false, sort: 'name' }),
+  },
+  { name: 'search + filters + sort, page 20', query: page(20, { search: 'son', status: 'active', sort: '-name' }) },
+];
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+const ms = (value: number) => value.toFixed(1);
+
+/** A keep-alive HTTP GET with node:http: a lighter client than fetch, so less of it is measured. */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function get(url: string, cookie: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent, headers: { cookie } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+interface ShapeResult {
+  shape: string;
+  total: number;
+  coldMs: number;
+  p50: number;
+  p99: number;
+  sqlP50: number;
+  overheadMs: number;
+}
+interface EngineResult {
+  engine: string;
+  shapes: ShapeResult[];
+  firstPageRps: number;
+  mixRps: number;
+  loadErrors: number;
+  violations: string[];
+}
+
+async function ensureBenchOrganization(database: DatabaseHandle): Promise<{ orgId: string; email: string }> {
+  const slug = `bench-${USERS}`;
+  const email = `admin@${slug}.example`;
+  const existing = await database.db
+    .selectFrom('organizations')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (existing) return { orgId: existing.id, email };
+  console.log(`Seeding an organisation of ${USERS.toLocaleString('en')} users on ${database.engine}…`);
+  const started = performance.now();
+  let last = 0;
+  const orgId = await seedOrganization(database.db, {
+    name: `Bench ${USERS}`,
+    slug,
+    users: USERS,
+    seed: 42,
+    onProgress(done, total) {
+      if (performance.now() - last > 5000 || done === total) {
+        last = performance.now();
+        console.log(
+          `  ${done.toLocaleString('en')} / ${total.toLocaleString('en')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+        );
+      }
+    },
+  });
+  await createAccount(database.db, {
+    email,
+    password: 'bench',
+    name: 'Bench Admin',
+    firstName: 'Bench',
+    lastName: 'Admin',
+    locale: 'en',
+    memberships: [{ orgId, isSystemAdmin: true }],
+  });
+  console.log('  VACUUM ANALYZE…');
+  await sql`vacuum analyze users`.execute(database.db);
+  console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return { orgId, email };
+}
+
+async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<EngineResult> {
+  const dataDir = path.join(root, '.bench', 'pglite');
+  const database = await openDatabase({ databaseUrl, dataDir });
+  const { orgId, email } = await ensureBenchOrganization(database);
+  const port = await freePort();
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const app = await buildApp(config, database);
+  await app.listen({ host: '127.0.0.1', port });
+  const { jar } = await signIn(config.publicUrl, email, 'bench');
+  const cookie = jar.header();
+  const repository = createUsersRepository(database.db);
+  const url = (query: UserListQuery) => {
+    const params = toUserListParams(query).toString();
+    return `/apis/accounts/api/v3/orgs/${orgId}/users${params ? `?${params}` : ''}`;
+  };
+  const violations: string[] = [];
+
+  // PGlite's first queries after opening run several times slower: warm up before measuring.
+  for (let i = 0; i < 3; i++)
+    for (const { query } of SHAPES.slice(0, 6)) await get(`${config.publicUrl}${url(query)}`, cookie);
+
+  const shapes: ShapeResult[] = [];
+  for (const { name, query } of SHAPES) {
+    let started = performance.now();
+    const first = await get(`${config.publicUrl}${url(query)}`, cookie);
+    const coldMs = performance.now() - started;
+    const document = JSON.parse(first.body) as { meta?: { total_count: number } };
+    if (first.status !== 200 || !document.meta) throw new Error(`${name}: ${first.status}`);
+    const http: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      started = performance.now();
+      await get(`${config.publicUrl}${url(query)}`, cookie);
+      http.push(performance.now() - started);
+      started = performance.now();
+      await repository.listUsers(orgId, query);
+      direct.push(performance.now() - started);
+    }
+    const result = {
+      shape: name,
+      total: document.meta.total_count,
+      coldMs,
+      p50: percentile(http, 50),
+      p99: percentile(http, 99),
+      sqlP50: percentile(direct, 50),
+      overheadMs: percentile(http, 50) - percentile(direct, 50),
+    };
+    shapes.push(result);
+    console.log(
+      `  ${engine.padEnd(8)} ${name.padEnd(38)} p50 ${ms(result.p50).padStart(6)}  p99 ${ms(result.p99).padStart(6)}  sql ${ms(result.sqlP50).padStart(6)}  cold ${ms(coldMs).padStart(7)}  total ${result.total}`,
+    );
+    if (engine === 'postgres') {
+      if (result.p50 > BUDGET.postgres.p50)
+        violations.push(`${name}: p50 ${ms(result.p50)} ms > ${BUDGET.postgres.p50}`);
+      if (result.p99 > BUDGET.postgres.p99)
+        violations.push(`${name}: p99 ${ms(result.p99)} ms > ${BUDGET.postgres.p99}`);
+      if (result.overheadMs > BUDGET.postgres.overheadMs)
+        violations.push(`${name}: server overhead ${ms(result.overheadMs)} ms > ${BUDGET.postgres.overheadMs}`);
+    } else if (result.p99 > BUDGET.pglite.p99) {
+      violations.push(`${name}: p99 ${ms(result.p99)} ms > ${BUDGET.pglite.p99}`);
+    }
+  }
+
+  const load = async (label: string, paths: string[]) => {
+    console.log(`  ${engine}: ${label}, 8 connections for ${LOAD_SECONDS} s…`);
+    const result = await autocannon({
+      url: config.publicUrl,
+      connections: 8,
+      duration: LOAD_SECONDS,
+      headers: { cookie },
+      requests: paths.map((p) => ({ method: 'GET' as const, path: p })),
+    });
+    const errors = result.errors + result.non2xx + result.timeouts;
+    return { rps: result.requests.average, errors };
+  };
+  const firstPage = await load('first page', [url(SHAPES[0]?.query ?? page(1))]);
+  const mix = await load(
+    'mix of all shapes',
+    SHAPES.map((s) => url(s.query)),
+  );
+  if (firstPage.errors + mix.errors > 0) violations.push(`${firstPage.errors + mix.errors} errors under load`);
+  if (engine === 'postgres') {
+    if (firstPage.rps < BUDGET.postgres.firstPageRps)
+      violations.push(`first page: ${firstPage.rps.toFixed(0)} req/s < ${BUDGET.postgres.firstPageRps}`);
+    if (mix.rps < BUDGET.postgres.mixRps)
+      violations.push(`mix: ${mix.rps.toFixed(0)} req/s < ${BUDGET.postgres.mixRps}`);
+  }
+
+  await app.close();
+  await database.close();
+  return {
+    engine,
+    shapes,
+    firstPageRps: firstPage.rps,
+    mixRps: mix.rps,
+    loadErrors: firstPage.errors + mix.errors,
+    violations,
+  };
+}
+
+function markdown(results: EngineResult[]): string {
+  const lines = [
+    `API on an organisation of ${USERS.toLocaleString('en')} users; ${RUNS} requests per shape after one cold request.`,
+    '',
+  ];
+  for (const result of results) {
+    lines.push(
+      `**${result.engine}**: ${result.firstPageRps.toFixed(0)} req/s on the first page and ${result.mixRps.toFixed(0)} req/s on the mix at 8 connections, ${result.loadErrors} errors.`,
+      '',
+    );
+    lines.push(
+      '| shape | total | p50 ms | p99 ms | SQL p50 ms | overhead ms | cold ms |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const s of result.shapes) {
+      lines.push(
+        `| ${s.shape} | ${s.total.toLocaleString('en')} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.sqlP50)} | ${ms(s.overheadMs)} | ${ms(s.coldMs)} |`,
+      );
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+const engines = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
+const results: EngineResult[] = [];
+for (const engine of engines) {
+  if (engine === 'postgres') {
+    if (process.env.BENCH_DATABASE_URL) {
+      results.push(await benchEngine('postgres', process.env.BENCH_DATABASE_URL));
+    } else {
+      const bin = findPostgresBin();
+      if (!bin) {
+        console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
+        continue;
+      }
+      const postgres = await startThrowawayPostgres(bin);
+      try {
+        results.push(await benchEngine('postgres', postgres.url));
+      } finally {
+        await postgres.stop();
+      }
+    }
+  } else {
+    results.push(await benchEngine('pglite', undefined));
+  }
+}
+
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(path.join(resultsDir, 'api.json'), JSON.stringify({ users: USERS, runs: RUNS, results }, null, 2));
+writeFileSync(path.join(resultsDir, 'api.md'), markdown(results));
+console.log(`\n${markdown(results)}`);
+const violations = results.flatMap((r) => r.violations.map((v) => `${r.engine}: ${v}`));
+if (violations.length) {
+  console.log(`Budgets exceeded:\n  ${violations.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('Every budget met.');
+process.exit(0);

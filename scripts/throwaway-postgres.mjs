@@ -1,0 +1,98 @@
+// A throwaway PostgreSQL cluster for tests and benchmarks: its own temporary folder, loopback,
+// a free port, stopped and removed by the caller. Runs initdb as `postgres` when we are root.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export function findPostgresBin() {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const bin = path.join(base, version, 'bin');
+    if (existsSync(path.join(bin, 'initdb'))) return bin;
+  }
+  return undefined;
+}
+
+/** A PostgreSQL cluster in a temporary folder, on loopback and a free port, for this run only. */
+export async function startThrowawayPostgres(bin) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-pg-'));
+  chmodSync(dir, 0o777);
+  const asRoot = process.getuid?.() === 0;
+  const as = (command, args) => (asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
+  const dataDir = path.join(dir, 'data');
+  const [initCmd, initArgs] = as(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '-E',
+    'UTF8',
+    '--no-locale',
+  ]);
+  const init = spawnSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (init.status !== 0) throw new Error('initdb failed');
+  const port = await freePort();
+  const [pgCmd, pgArgs] = as(path.join(bin, 'postgres'), [
+    '-D',
+    dataDir,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ]);
+  const server = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  server.stderr.on('data', (chunk) => {
+    log += chunk;
+  });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const pg = (await import('pg')).default;
+  for (let attempt = 0; ; attempt++) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch (error) {
+      if (attempt > 100 || server.exitCode !== null) throw new Error(`PostgreSQL did not start: ${error}\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    async stop() {
+      // pg_ctl signals the postmaster itself: a signal to `runuser` does not reach it.
+      const [stopCmd, stopArgs] = as(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate']);
+      spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
+      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
