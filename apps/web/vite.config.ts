@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
-const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json'];
+const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), muiWithoutCssVariables()],
   server: {
     host: '127.0.0.1',
     port: 5173,

@@ -15,6 +15,7 @@ import { createAccountsRepository } from './repositories/accounts-repository.ts'
 import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
+import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
 
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users, accounts });
-  await app.register(webAppPlugin, { webDist: config.webDist });
+  await app.register(microFrontendRoutes);
+  await app.register(webAppPlugin, { webDist: config.webDist, appConfig: config.app });
   return app;
 }

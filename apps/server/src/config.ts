@@ -16,7 +16,7 @@ const optionalUrl = z
 const urlOrPath = z
   .string()
   .trim()
-  .refine((value) => value === '' || /^\/(?!\/)/.test(value) || URL.canParse(value) && /^https?:\/\//.test(value), {
+  .refine((value) => value === '' || /^\/(?!\/)/.test(value) || (URL.canParse(value) && /^https?:\/\//.test(value)), {
     message: 'expected an http(s) URL, a path starting with /, or nothing',
   })
   .optional();

@@ -1,6 +1,8 @@
+import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
+import { chooseIdpLanguage } from './idp-messages.ts';
 import { createOidcAdapterClass } from './oidc-adapter.ts';
 import type { Secrets } from './secrets.ts';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from './sign-in-page.ts';
@@ -16,6 +18,11 @@ export interface IdentityProviderOptions {
   publicUrl: string;
   accessTokenTtlSeconds: number;
   sessionTtlSeconds: number;
+}
+
+/** The language of a page the provider renders: the request's `ui_locales`, else Accept-Language. */
+function pageLanguage(ctx: KoaContextWithOIDC) {
+  return chooseIdpLanguage({ uiLocales: ctx.oidc?.params?.ui_locales, acceptLanguage: ctx.get('accept-language') });
 }
 
 /**
@@ -61,6 +68,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     },
     scopes: ['openid', 'email', 'profile', 'org'],
     conformIdTokenClaims: false,
+    discovery: { ui_locales_supported: [...SUPPORTED_LOCALES] },
     cookies: { keys: options.secrets.providerCookieKeys },
     jwks: { keys: [options.secrets.signingKey] },
     pkce: { required: () => true },
@@ -79,17 +87,17 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
         enabled: true,
         async logoutSource(ctx, form) {
           ctx.type = 'html';
-          ctx.body = renderSignOutPage(form);
+          ctx.body = renderSignOutPage(pageLanguage(ctx), form);
         },
         async postLogoutSuccessSource(ctx) {
           ctx.type = 'html';
-          ctx.body = renderSignedOutPage();
+          ctx.body = renderSignedOutPage(pageLanguage(ctx));
         },
       },
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = renderErrorPage(String(out.error), out.error_description);
+      ctx.body = renderErrorPage(pageLanguage(ctx), String(out.error), out.error_description);
     },
     // The Users page is a first-party client: the grant is made at sign-in, no consent screen.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {

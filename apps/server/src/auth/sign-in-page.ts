@@ -1,3 +1,6 @@
+import type { SupportedLocale } from '@users-admin/contract';
+import { htmlLang, idpMessages } from './idp-messages.ts';
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
@@ -33,12 +36,13 @@ button.secondary { background: #fff; color: #1565c0; border: 1px solid #1565c0; 
 fieldset { border: 0; padding: 0; margin: 0; }
 legend { font-weight: 600; margin-bottom: 8px; }
 .choice { display: flex; gap: 8px; align-items: center; padding: 8px 0; font-weight: 400; margin: 0; }
+details { margin: 8px 0; color: #4a4a4a; }
 [role=alert] { background: #fdecea; color: #8a1c1c; padding: 8px 12px; border-radius: 4px; margin-bottom: 8px; }
 `;
 
-function page(title: string, body: Html): string {
+function page(language: SupportedLocale, title: string, body: Html): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${htmlLang(language)}" dir="ltr">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,59 +59,83 @@ ${body}
 </html>`.value;
 }
 
+export type SignInError = 'wrongCredentials' | 'noOrganization';
+
 /** The identity provider's sign-in page: plain HTML, no script, works without JavaScript. */
-export function renderSignInPage(options: { action: string; email?: string; error?: string }): string {
+export function renderSignInPage(options: {
+  language: SupportedLocale;
+  action: string;
+  email?: string;
+  error?: SignInError;
+}): string {
+  const { signIn } = idpMessages(options.language);
   return page(
-    'Sign in',
-    html`${options.error ? html`<p role="alert">${options.error}</p>` : ''}
+    options.language,
+    signIn.title,
+    html`${options.error ? html`<p role="alert">${signIn[options.error]}</p>` : ''}
 <form method="post" action="${options.action}">
-<label for="email">Email</label>
+<label for="email">${signIn.email}</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${options.email ?? ''}">
-<label for="password">Password</label>
+<label for="password">${signIn.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+<button type="submit">${signIn.submit}</button>
 </form>`,
   );
 }
 
 /** For a person who belongs to several organisations: which one to sign in to. */
 export function renderChooseOrganizationPage(options: {
+  language: SupportedLocale;
   action: string;
   organizations: { userId: string; orgName: string }[];
 }): string {
+  const { chooseOrganization } = idpMessages(options.language);
   return page(
-    'Choose an organisation',
+    options.language,
+    chooseOrganization.title,
     html`<form method="post" action="${options.action}">
 <fieldset>
-<legend>Sign in to</legend>
+<legend>${chooseOrganization.legend}</legend>
 ${options.organizations.map(
   (org, index) =>
     html`<label class="choice"><input type="radio" name="membership" value="${org.userId}" ${index === 0 ? html`checked` : ''}> ${org.orgName}</label>`,
 )}
 </fieldset>
-<button type="submit">Continue</button>
+<button type="submit">${chooseOrganization.submit}</button>
 </form>`,
   );
 }
 
 /** oidc-provider's sign-out confirmation, in our look; `form` is the provider's own hidden form. */
-export function renderSignOutPage(form: string): string {
+export function renderSignOutPage(language: SupportedLocale, form: string): string {
+  const { signOut } = idpMessages(language);
   return page(
-    'Sign out',
+    language,
+    signOut.title,
     html`${new Html(form)}
-<p>Do you want to sign out?</p>
-<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
-<button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>`,
+<p>${signOut.question}</p>
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">${signOut.confirm}</button>
+<button class="secondary" type="submit" form="op.logoutForm">${signOut.stay}</button>`,
   );
 }
 
-export function renderSignedOutPage(): string {
-  return page('Signed out', html`<p>You have signed out.</p><p><a href="/">Sign in again</a></p>`);
+export function renderSignedOutPage(language: SupportedLocale): string {
+  const { signedOut } = idpMessages(language);
+  return page(language, signedOut.title, html`<p>${signedOut.text}</p><p><a href="/">${signedOut.signInAgain}</a></p>`);
 }
 
-export function renderErrorPage(error: string, description: string | undefined): string {
+/**
+ * An error of the sign-in flow: what happened in the reader's language, the OAuth error code, and
+ * the provider's own description, which is English, under "Technical details" marked as such.
+ */
+export function renderErrorPage(language: SupportedLocale, error: string, description: string | undefined): string {
+  const messages = idpMessages(language).error;
   return page(
-    'Something went wrong',
-    html`<p role="alert">${description ?? error}</p><p><a href="/">Go to Home</a></p>`,
+    language,
+    messages.title,
+    html`<p role="alert">${messages.text}</p>
+<p>${messages.code} <code>${error}</code></p>
+${description ? html`<details><summary>${messages.details}</summary><p lang="en">${description}</p></details>` : ''}
+<p><a href="/">${messages.home}</a></p>`,
   );
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { EMBEDDED_ISSUER_PATH } from '../auth/identity-provider.ts';
+import { chooseIdpLanguage } from '../auth/idp-messages.ts';
 import { IDP_CSS, renderChooseOrganizationPage, renderSignInPage } from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
@@ -38,6 +39,9 @@ export async function identityProviderPlugin(
 
   await app.register(async (interaction) => {
     await interaction.register(formbody);
+    // The pages speak the authorization request's `ui_locales`, else the browser's Accept-Language.
+    const languageOf = (request: FastifyRequest, details: { params: Record<string, unknown> }) =>
+      chooseIdpLanguage({ uiLocales: details.params.ui_locales, acceptLanguage: request.headers['accept-language'] });
     const sendHtml = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, userId: string) => {
@@ -56,7 +60,10 @@ export async function identityProviderPlugin(
 
     interaction.get('/interaction/:uid', async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
-      return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login` }));
+      return sendHtml(
+        reply,
+        renderSignInPage({ language: languageOf(request, details), action: `/interaction/${details.uid}/login` }),
+      );
     });
 
     interaction.post('/interaction/:uid/login', async (request, reply) => {
@@ -65,10 +72,10 @@ export async function identityProviderPlugin(
       const email = body.success ? body.data.email : '';
       const memberships = body.success ? await accounts.authenticate(email, body.data.password) : undefined;
       if (!memberships?.length) {
-        const error = memberships
-          ? 'This account is not active in any organisation.'
-          : 'The email or password is not right.';
-        return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login`, email, error }), 401);
+        const error = memberships ? 'noOrganization' : 'wrongCredentials';
+        const language = languageOf(request, details);
+        const action = `/interaction/${details.uid}/login`;
+        return sendHtml(reply, renderSignInPage({ language, action, email, error }), 401);
       }
       const [only] = memberships;
       if (memberships.length === 1 && only) return finishLogin(request, reply, only.userId);
@@ -78,6 +85,7 @@ export async function identityProviderPlugin(
       return sendHtml(
         reply,
         renderChooseOrganizationPage({
+          language: languageOf(request, details),
           action: `/interaction/${details.uid}/organization`,
           organizations: memberships,
         }),
@@ -89,7 +97,8 @@ export async function identityProviderPlugin(
       const pending = pendingLogin.safeParse(details.result);
       const body = chooseBody.safeParse(request.body);
       if (!pending.success || !body.success || !pending.data.pendingLogin.userIds.includes(body.data.membership)) {
-        return sendHtml(reply, renderSignInPage({ action: `/interaction/${details.uid}/login` }), 400);
+        const language = languageOf(request, details);
+        return sendHtml(reply, renderSignInPage({ language, action: `/interaction/${details.uid}/login` }), 400);
       }
       return finishLogin(request, reply, body.data.membership);
     });

@@ -1,15 +1,28 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { APP_CONFIG_ELEMENT_ID, type AppConfig } from '@users-admin/contract';
 import type { FastifyInstance } from 'fastify';
 
-const SERVER_PREFIXES = ['/apis/', '/auth/', '/idp', '/interaction/', '/app-config.json'];
+const SERVER_PREFIXES = ['/apis/', '/auth/', '/idp', '/interaction/', '/app-config.json', '/mfe/'];
+
+/**
+ * The page's runtime configuration written into its HTML, so that it can add its start-up scripts
+ * before it mounts without waiting for /app-config.json (SPEC.md §7). `<` is escaped so that no
+ * value can close the element.
+ */
+export function withAppConfig(html: string, config: AppConfig): string {
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const element = `<script id="${APP_CONFIG_ELEMENT_ID}" type="application/json">${json}</script>`;
+  return html.replace('</head>', () => `    ${element}\n  </head>`);
+}
 
 /**
  * Serves the built page: hashed assets cached for a year, and index.html for every other GET
  * that asks for HTML, so the page's own router handles its routes (SPEC.md §2).
  */
-export async function webAppPlugin(app: FastifyInstance, options: { webDist: string }) {
+export async function webAppPlugin(app: FastifyInstance, options: { webDist: string; appConfig: AppConfig }) {
   const indexHtml = path.join(options.webDist, 'index.html');
   if (!existsSync(indexHtml)) {
     app.log.warn({ webDist: options.webDist }, 'the web app is not built: run `npm run build`');
@@ -24,7 +37,7 @@ export async function webAppPlugin(app: FastifyInstance, options: { webDist: str
     },
   });
 
-  app.get('/*', (request, reply) => {
+  app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isServerPath = SERVER_PREFIXES.some((prefix) => url.startsWith(prefix));
     const assetPath = path.join(options.webDist, path.normalize(url));
@@ -34,7 +47,7 @@ export async function webAppPlugin(app: FastifyInstance, options: { webDist: str
     if (isServerPath || path.extname(url) !== '' || !existsSync(indexHtml)) {
       return reply.callNotFound();
     }
-    reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html');
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    return withAppConfig(await readFile(indexHtml, 'utf8'), options.appConfig);
   });
 }

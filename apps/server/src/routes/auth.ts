@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { OIDC_SCOPES } from '../auth/identity-provider.ts';
+import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
 import type { SessionStore } from '../auth/sessions.ts';
@@ -14,7 +15,11 @@ const startQuery = z.object({
   resource: z.string().optional(),
   callback_mode: z.enum(['silent', 'redirect']).optional(),
   prompt: z.enum(['none', 'login']).optional(),
+  // The page's language, for the identity provider's pages (OIDC `ui_locales`: tags separated by spaces).
+  ui_locales: z.string().max(100).optional(),
 });
+
+const logoutQuery = z.object({ ui_locales: z.string().max(100).optional() });
 
 const transactionSchema = z.object({
   state: z.string(),
@@ -69,6 +74,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
       code_challenge_method: 'S256',
       ...(transaction.silent ? { prompt: 'none' } : params.prompt ? { prompt: params.prompt } : {}),
+      ...(params.ui_locales ? { ui_locales: params.ui_locales } : {}),
     });
     reply.setCookie(TRANSACTION_COOKIE, JSON.stringify(transaction), transactionCookie);
     reply.header('cache-control', 'no-store');
@@ -83,7 +89,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     const parsed =
       unsigned?.valid && unsigned.value ? transactionSchema.safeParse(safeJson(unsigned.value)) : undefined;
     if (!parsed?.success) {
-      return reply.code(400).type('text/plain; charset=utf-8').send('This sign-in has expired. Please start again.');
+      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
+      return reply.code(400).type('text/plain; charset=utf-8').send(idpMessages(language).error.expired);
     }
     const transaction = parsed.data;
     const finish = (status: 'success' | 'error', error?: string) => {
@@ -135,8 +142,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     reply.header('cache-control', 'no-store');
     const idToken = await sessions.destroy(request, reply);
     const configuration = await oidc.configuration();
+    const uiLocales = logoutQuery.safeParse(request.query).data?.ui_locales;
     const endSession = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: `${publicUrl}/`,
+      ...(uiLocales ? { ui_locales: uiLocales } : {}),
       ...(idToken ? { id_token_hint: idToken } : {}),
     });
     return reply.redirect(endSession.href);

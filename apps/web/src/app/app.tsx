@@ -4,7 +4,10 @@ import { AppRoutes } from './router.tsx';
 
 export function App() {
   return (
-    <BrowserRouter>
+    // No transitions: the page's state is the address, and a change made right after another (a new
+    // page size, then a search) must build on it. In a transition the address moves on before the page
+    // renders it, and the second change would be computed from the old address and undo the first.
+    <BrowserRouter useTransitions={false}>
       <AppProviders>
         <AppRoutes />
       </AppProviders>

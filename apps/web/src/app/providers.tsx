@@ -1,8 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { theme } from './theme.ts';
+import { LocaleThemeProvider } from './locale-theme-provider.tsx';
 
 /** Cache rules from SPEC.md §9: fresh for 60 s, no retry, no refetch on focus or reconnect. */
 export function createQueryClient() {
@@ -21,9 +20,9 @@ export function createQueryClient() {
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <ThemeProvider theme={theme}>
+    <LocaleThemeProvider>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </ThemeProvider>
+    </LocaleThemeProvider>
   );
 }

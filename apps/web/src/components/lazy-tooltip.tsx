@@ -1,5 +1,6 @@
 import type TooltipType from '@mui/material/Tooltip';
 import { type ReactElement, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { retryingImport } from '../lib/retry/retry.ts';
 
 type TooltipComponent = typeof TooltipType;
 
@@ -12,11 +13,20 @@ let loaded: TooltipComponent | undefined;
 let loading: Promise<void> | undefined;
 const subscribers = new Set<() => void>();
 
+const importTooltip = retryingImport(() => import('@mui/material/Tooltip'));
+
 export function loadTooltip(): Promise<void> {
-  loading ??= import('@mui/material/Tooltip').then((module) => {
-    loaded = module.default;
-    for (const notify of subscribers) notify();
-  });
+  loading ??= importTooltip().then(
+    (module) => {
+      loaded = module.default;
+      for (const notify of subscribers) notify();
+    },
+    (error: unknown) => {
+      // Every retry failed: the triggers keep working without tooltips, and the next hover tries again.
+      loading = undefined;
+      console.warn('The tooltips could not be loaded', error);
+    },
+  );
   return loading;
 }
 

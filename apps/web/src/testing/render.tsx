@@ -1,10 +1,9 @@
-import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
+import { LocaleThemeProvider } from '../app/locale-theme-provider.tsx';
 import { createQueryClient } from '../app/providers.tsx';
-import { theme } from '../app/theme.ts';
 
 /** The current location, readable from a test. */
 export const locationRef: { current: { pathname: string; search: string } | undefined } = { current: undefined };
@@ -21,12 +20,12 @@ export function renderWithProviders(ui: ReactElement, { url = '/' }: { url?: str
     queryClient,
     ...render(
       <MemoryRouter initialEntries={[url]}>
-        <ThemeProvider theme={theme}>
+        <LocaleThemeProvider>
           <QueryClientProvider client={queryClient}>
             {ui}
             <LocationProbe />
           </QueryClientProvider>
-        </ThemeProvider>
+        </LocaleThemeProvider>
       </MemoryRouter>,
     ),
   };

@@ -1,5 +1,5 @@
 import 'i18next';
-import type { Translation } from '../app/i18n.ts';
+import type { Translation } from '../locales/translation-types.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {

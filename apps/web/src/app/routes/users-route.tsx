@@ -1,30 +1,37 @@
+import Box from '@mui/material/Box';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { UsersPage } from '../../features/users/components/users-page.tsx';
-import { loadStartupScripts, useAppConfig } from '../app-config.ts';
-import { applyLocale } from '../i18n.ts';
+import { useAppConfig } from '../app-config.ts';
+import { useSessionLanguage } from '../use-session-language.ts';
 
 /** Joins the session (organisation, locale) and the runtime configuration to the Users page. */
 export function UsersRoute() {
+  const { t } = useTranslation();
   const session = useSession();
   const config = useAppConfig();
-  const locale = session.data?.locale;
+  const ready = useSessionLanguage(session.data?.locale, !session.isPending);
+  const title = t('users.title');
 
   useEffect(() => {
-    if (locale) void applyLocale(locale);
-  }, [locale]);
-
-  useEffect(() => {
-    loadStartupScripts(config);
-  }, [config]);
+    document.title = title;
+  }, [title]);
 
   return (
-    <UsersPage
-      orgId={session.data?.org_id}
-      sessionFailed={session.isError}
-      onRetrySession={() => void session.refetch()}
-      homeUrl={config.homeUrl}
-      launchpadUrl={config.launchpadUrl}
-    />
+    <>
+      {!ready && <FullPageLoader label={t('common.loading')} />}
+      {/* Mounted while hidden, so the users list loads alongside the language's texts. */}
+      <Box hidden={!ready}>
+        <UsersPage
+          orgId={session.data?.org_id}
+          sessionFailed={session.isError}
+          onRetrySession={() => void session.refetch()}
+          homeUrl={config.homeUrl}
+          launchpadUrl={config.launchpadUrl}
+        />
+      </Box>
+    </>
   );
 }

@@ -78,4 +78,14 @@ describe('silent sign-in (SPEC.md §7, §8)', () => {
       '/auth/start?post_auth_redirect_path=%2F%3Fpage%3D2%26search%3Dann&resource=https%3A%2F%2Fapp.example',
     );
   });
+
+  it('asks the identity provider for the language of the last session, when the page knows it', () => {
+    const location = { origin: 'https://app.example', pathname: '/', search: '' };
+    expect(signInUrl(location, 'de')).toBe(
+      '/auth/start?post_auth_redirect_path=%2F&resource=https%3A%2F%2Fapp.example&ui_locales=de',
+    );
+    window.localStorage.setItem('users-admin.language', 'ja');
+    expect(new URL(signInUrl(location), 'https://app.example').searchParams.get('ui_locales')).toBe('ja');
+    window.localStorage.clear();
+  });
 });

@@ -1,4 +1,6 @@
 import { AUTH_START_PATH, type OidcCallbackMessage } from '@users-admin/contract';
+import i18next from 'i18next';
+import { rememberedLanguage } from '../i18n/remembered-language.ts';
 
 export const SILENT_SIGN_IN_TIMEOUT_MS = 60_000;
 
@@ -24,11 +26,16 @@ export function silentSignInUrl(origin: string = window.location.origin): string
   return `${AUTH_START_PATH}?${params}`;
 }
 
-export function signInUrl(location: Pick<Location, 'origin' | 'pathname' | 'search'> = window.location): string {
+export function signInUrl(
+  location: Pick<Location, 'origin' | 'pathname' | 'search'> = window.location,
+  uiLocales: string | undefined = rememberedLanguage(),
+): string {
   const params = new URLSearchParams({
     post_auth_redirect_path: `${location.pathname}${location.search}`,
     resource: location.origin,
   });
+  // The sign-in pages speak the page's language when the page knows it (SPEC.md §9).
+  if (uiLocales) params.set('ui_locales', uiLocales);
   return `${AUTH_START_PATH}?${params}`;
 }
 
@@ -64,7 +71,7 @@ function runSilentSignIn({
 }: SilentSignInOptions): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const frame = document.createElement('iframe');
-    frame.title = 'Silent sign-in';
+    frame.title = i18next.t('auth.silentSignInFrame');
     frame.hidden = true;
     frame.setAttribute('aria-hidden', 'true');
     frame.tabIndex = -1;

@@ -2,9 +2,10 @@ import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import Button from '@mui/material/Button';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { BulkAction } from './actions-menu.tsx';
 
-const loadActionsMenu = () => import('./actions-menu.tsx');
+const loadActionsMenu = retryingImport(() => import('./actions-menu.tsx'));
 const ActionsMenu = lazy(() => loadActionsMenu().then((module) => ({ default: module.ActionsMenu })));
 
 interface ActionsButtonProps {
@@ -19,10 +20,12 @@ export function ActionsButton({ selectedCount, canInvitePending, onAction }: Act
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [loaded, setLoaded] = useState(false);
   const menuId = useId();
+  const buttonId = useId();
 
   return (
     <>
       <Button
+        id={buttonId}
         variant="outlined"
         endIcon={<ArrowDropDownIcon />}
         aria-haspopup="menu"
@@ -41,6 +44,7 @@ export function ActionsButton({ selectedCount, canInvitePending, onAction }: Act
         <Suspense fallback={null}>
           <ActionsMenu
             id={menuId}
+            labelledBy={buttonId}
             anchor={anchor}
             selectedCount={selectedCount}
             canInvitePending={canInvitePending}

@@ -4,6 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Snackbar from '@mui/material/Snackbar';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { inMainLandmark } from '../../../utils/main-landmark.ts';
 
 export type BulkAction = 'invitePending' | 'changeUserType' | 'remove';
 
@@ -12,6 +13,8 @@ export const NO_SELECTION_ALERT_MS = 5000;
 
 interface ActionsMenuProps {
   id: string;
+  /** The Actions button, which names the menu. */
+  labelledBy: string;
   anchor: HTMLElement | null;
   selectedCount: number;
   canInvitePending: boolean;
@@ -23,7 +26,15 @@ interface ActionsMenuProps {
  * The bulk actions. Without a selection an action only explains that users must be selected first
  * (SPEC.md §5); 'Invite pending users' is offered only when a selected user on the page is pending.
  */
-export function ActionsMenu({ id, anchor, selectedCount, canInvitePending, onAction, onClose }: ActionsMenuProps) {
+export function ActionsMenu({
+  id,
+  labelledBy,
+  anchor,
+  selectedCount,
+  canInvitePending,
+  onAction,
+  onClose,
+}: ActionsMenuProps) {
   const { t } = useTranslation();
   const [noSelectionAlert, setNoSelectionAlert] = useState(false);
   const actions: BulkAction[] = [...(canInvitePending ? ['invitePending' as const] : []), 'changeUserType', 'remove'];
@@ -36,7 +47,14 @@ export function ActionsMenu({ id, anchor, selectedCount, canInvitePending, onAct
 
   return (
     <>
-      <Menu id={id} anchorEl={anchor} open={anchor !== null} onClose={onClose}>
+      <Menu
+        id={id}
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={onClose}
+        container={inMainLandmark}
+        slotProps={{ list: { 'aria-labelledby': labelledBy } }}
+      >
         {actions.map((action) => (
           <MenuItem key={action} onClick={() => choose(action)}>
             {t(`users.actions.${action}`)}

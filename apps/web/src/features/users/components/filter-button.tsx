@@ -3,9 +3,10 @@ import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { UsersFilters } from '../hooks/use-users-url-state.ts';
 
-const loadFiltersPopover = () => import('./filters-popover.tsx');
+const loadFiltersPopover = retryingImport(() => import('./filters-popover.tsx'));
 const FiltersPopover = lazy(() => loadFiltersPopover().then((module) => ({ default: module.FiltersPopover })));
 
 interface FilterButtonProps {

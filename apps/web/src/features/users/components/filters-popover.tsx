@@ -22,6 +22,7 @@ interface FiltersPopoverProps {
 export function FiltersPopover({ id, anchor, filters, onChange, onClose }: FiltersPopoverProps) {
   const { t } = useTranslation();
   const titleId = useId();
+  const statusId = useId();
   const active = filters.status !== undefined || filters.isSystemAdmin !== undefined;
   const userType = filters.isSystemAdmin === undefined ? ALL : String(filters.isSystemAdmin);
 
@@ -54,6 +55,7 @@ export function FiltersPopover({ id, anchor, filters, onChange, onClose }: Filte
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
         <TextField
+          id={statusId}
           select
           size="small"
           label={t('users.filters.status')}
@@ -82,7 +84,14 @@ export function FiltersPopover({ id, anchor, filters, onChange, onClose }: Filte
         </TextField>
       </Box>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
-        <Button disabled={!active} onClick={() => onChange({})}>
+        <Button
+          disabled={!active}
+          onClick={() => {
+            onChange({});
+            // The button is disabled now and would drop the focus: keep it in the dialog, on the first filter.
+            document.getElementById(statusId)?.focus();
+          }}
+        >
           {t('users.filters.clearAll')}
         </Button>
       </Box>

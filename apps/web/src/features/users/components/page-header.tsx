@@ -1,10 +1,9 @@
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Box from '@mui/material/Box';
-import Breadcrumbs from '@mui/material/Breadcrumbs';
 import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { Breadcrumbs } from '../../../components/breadcrumbs/breadcrumbs.tsx';
 
 export const PAGE_TITLE_ID = 'users-page-title';
 
@@ -14,17 +13,17 @@ export function PageHeader({ homeUrl, launchpadUrl }: { homeUrl: string; launchp
   return (
     <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3 }}>
       <IconButton href={launchpadUrl} aria-label={t('users.back')} sx={{ ml: -1 }}>
-        <ArrowBackIcon />
+        {/* "Back" points to the leading edge: to the right in a right-to-left language. */}
+        <ArrowBackIcon sx={{ '[dir="rtl"] &': { transform: 'scaleX(-1)' } }} />
       </IconButton>
       <Box sx={{ minWidth: 0 }}>
-        <Breadcrumbs aria-label={t('users.breadcrumbs.label')} sx={{ display: { xs: 'none', md: 'block' } }}>
-          <Link href={homeUrl} underline="hover" color="inherit">
-            {t('users.breadcrumbs.home')}
-          </Link>
-          <Typography aria-current="page" sx={{ color: 'text.primary' }}>
-            {t('users.breadcrumbs.current')}
-          </Typography>
-        </Breadcrumbs>
+        {/* SPEC.md §2: Home, then the current page, so the last item is shown. */}
+        <Breadcrumbs
+          aria-label={t('users.breadcrumbs.label')}
+          items={[{ label: t('users.breadcrumbs.home'), href: homeUrl }, { label: t('users.breadcrumbs.current') }]}
+          showLast
+          truncate
+        />
         <Typography id={PAGE_TITLE_ID} variant="h1">
           {t('users.title')}
         </Typography>

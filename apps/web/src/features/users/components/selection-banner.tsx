@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SelectionSummary } from '../model/selection.ts';
 
@@ -17,6 +18,7 @@ interface SelectionBannerProps {
 /** '{n} selected', '{n} selected (all on this page)' or 'All {total} users selected' (SPEC.md §4). */
 export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onClear }: SelectionBannerProps) {
   const { t } = useTranslation();
+  const textId = useId();
   if (summary.kind === 'none') return null;
   const text =
     summary.kind === 'all'
@@ -26,7 +28,10 @@ export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onC
         : t('users.selection.selected', { count: summary.count });
 
   return (
+    // A region named by what it says ('3 selected'); the count is a status, announced as it changes.
     <Box
+      role="region"
+      aria-labelledby={textId}
       sx={{
         display: 'flex',
         flexWrap: 'wrap',
@@ -39,7 +44,7 @@ export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onC
         borderColor: 'divider',
       }}
     >
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+      <Typography id={textId} role="status" variant="body2" sx={{ fontWeight: 600 }}>
         {text}
       </Typography>
       {canSelectAll && (

@@ -19,7 +19,9 @@ export function UserAvatar({ user }: { user: Pick<User, 'initials' | 'firstName'
         color: '#0b3d91',
       }}
     >
-      {avatarInitials(user)}
+      {/* Without initials or names the avatar shows nothing (SPEC.md §3): an element, because MUI
+          would draw its generic person icon for empty children. */}
+      {avatarInitials(user) || <span />}
     </Avatar>
   );
 }

@@ -3,6 +3,7 @@ import Paper from '@mui/material/Paper';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError } from '../../../lib/http/http-client.ts';
+import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { type User, useUsers } from '../api/get-users.ts';
 import { activeFilterCount, useUsersUrlState, writeUsersSearchParams } from '../hooks/use-users-url-state.ts';
@@ -28,7 +29,7 @@ import { UsersTable } from './users-table.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads alongside
 // the first data instead of holding up the first render. The download starts at once.
-const usersPaginationModule = import('./users-pagination.tsx');
+const usersPaginationModule = retryingImport(() => import('./users-pagination.tsx'))();
 const UsersPagination = lazy(() => usersPaginationModule.then((module) => ({ default: module.UsersPagination })));
 
 export interface UsersPageProps {

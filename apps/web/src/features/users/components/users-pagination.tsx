@@ -5,6 +5,7 @@ import type { TablePaginationActionsProps } from '@mui/material/TablePaginationA
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE_OPTIONS } from '@users-admin/contract';
 import { useTranslation } from 'react-i18next';
+import { inMainLandmark } from '../../../utils/main-landmark.ts';
 
 interface UsersPaginationProps {
   total: number;
@@ -66,8 +67,19 @@ export function UsersPagination({ total, page, pageSize, onPageChange, onPageSiz
       ActionsComponent={PageNumbers}
       slotProps={{
         toolbar: { sx: { flexWrap: 'wrap', rowGap: 1, justifyContent: 'flex-end', px: { xs: 1, md: 2 } } },
+        select: { MenuProps: { container: inMainLandmark } },
       }}
-      sx={{ borderTop: 1, borderColor: 'divider' }}
+      sx={{
+        borderTop: 1,
+        borderColor: 'divider',
+        // The rows-per-page select is not a ButtonBase: it needs its own visible keyboard focus.
+        '& .MuiTablePagination-select:focus-visible': {
+          outline: '2px solid',
+          outlineColor: 'primary.main',
+          outlineOffset: 2,
+          borderRadius: 1,
+        },
+      }}
     />
   );
 }

@@ -1,0 +1,37 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { muiLocalization, rightToLeftCache } from './i18n.ts';
+import { theme } from './theme.ts';
+
+/** Emotion's usual cache, held here so that switching to the mirroring cache keeps the tree mounted. */
+const leftToRightCache = createCache({ key: 'css' });
+
+/**
+ * The theme in the page's language: MUI's own component texts of that language merged in
+ * (MUI's documented `createTheme(theme, locale)`), and for a right-to-left language the theme's
+ * direction and the emotion cache that mirrors styles. English left to right is the theme as is.
+ */
+export function LocaleThemeProvider({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  const direction = i18n.dir(language);
+  const localization = muiLocalization(language);
+  const mirrored = direction === 'rtl' ? rightToLeftCache() : undefined;
+
+  const localized = useMemo(
+    () =>
+      direction === 'ltr' && (localization === undefined || Object.keys(localization).length === 0)
+        ? theme
+        : createTheme(theme, { direction }, localization ?? {}),
+    [direction, localization],
+  );
+
+  return (
+    <CacheProvider value={mirrored ?? leftToRightCache}>
+      <ThemeProvider theme={localized}>{children}</ThemeProvider>
+    </CacheProvider>
+  );
+}

@@ -1,0 +1,214 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+
+// SPEC.md §7 "Start-up loading", §8 "lazy chunk preload failure", §9 header height.
+const ADMIN = { email: 'admin@acme.example', password: 'admin', name: 'Ada Admin' };
+
+/**
+ * Before any page script runs: notes when the start-up scripts enter the head and when the page
+ * first mounts into #root, the console warnings, and every `vite:preloadError`.
+ */
+const RECORDER = () => {
+  const record = { scriptsAt: [] as number[], mountedAt: 0, warnings: [] as string[], preloadErrors: 0 };
+  (window as unknown as { startup: typeof record }).startup = record;
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    record.warnings.push(args.map(String).join(' '));
+    warn(...args);
+  };
+  window.addEventListener('vite:preloadError', () => {
+    record.preloadErrors += 1;
+  });
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      for (const node of mutation.addedNodes) {
+        if (node instanceof HTMLScriptElement && node.dataset.startup) record.scriptsAt.push(performance.now());
+        if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !record.mountedAt) {
+          record.mountedAt = performance.now();
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+interface Recorded {
+  scriptsAt: number[];
+  mountedAt: number;
+  warnings: string[];
+  preloadErrors: number;
+}
+const recorded = (page: Page) => page.evaluate(() => (window as unknown as { startup: Recorded }).startup);
+
+async function openSignedIn(browser: Browser, baseUrl: string, viewport = { width: 1440, height: 900 }) {
+  const { context, page } = await newPage(browser, viewport);
+  await page.addInitScript(RECORDER);
+  await page.goto(`${baseUrl}/`);
+  await signInAs(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  return { context, page };
+}
+
+async function startupScripts(page: Page) {
+  return page.evaluate(() =>
+    [...document.head.querySelectorAll<HTMLScriptElement>('script[data-startup]')].map((script) => ({
+      src: script.getAttribute('src'),
+      crossorigin: script.getAttribute('crossorigin'),
+    })),
+  );
+}
+
+describe('start-up with the reference micro-frontends (the default set-up)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('adds both scripts to the head with credentials before mounting, and shows the global navigator', async () => {
+    const { context, page } = await newPage(browser);
+    await page.addInitScript(RECORDER);
+    const fonts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'font') fonts.push(request.url());
+    });
+    const pageView = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/apis/monitoring/page-views'),
+    );
+    await page.goto(`${server.baseUrl}/`);
+    await signInAs(page, ADMIN.email, ADMIN.password);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+
+    expect(await startupScripts(page)).toEqual([
+      { src: '/mfe/monitoring.js', crossorigin: 'use-credentials' },
+      { src: '/mfe/global-navigator.js', crossorigin: 'use-credentials' },
+    ]);
+    const { scriptsAt, mountedAt } = await recorded(page);
+    expect(scriptsAt).toHaveLength(2);
+    expect(mountedAt).toBeGreaterThan(0);
+    for (const at of scriptsAt) expect(at).toBeLessThanOrEqual(mountedAt);
+    // The configuration came with the page: no request for it.
+    expect(await page.evaluate(() => performance.getEntriesByName(`${location.origin}/app-config.json`).length)).toBe(
+      0,
+    );
+
+    // The global navigator: product name, the signed-in person's name, and Sign out.
+    const bar = page.getByRole('navigation', { name: 'Global navigation' });
+    await bar.getByText(ADMIN.name).waitFor();
+    await bar.getByText('Governance Platform').waitFor();
+    expect(await bar.getByRole('link', { name: 'Sign out' }).getAttribute('href')).toBe('/logout');
+    // At the top of the page, a header high, and the page starts below it.
+    const navigator = await page.locator('global-navigator').boundingBox();
+    expect(navigator).toMatchObject({ x: 0, y: 0, height: 64, width: 1440 });
+    const heading = await page.getByRole('heading', { name: 'Users', level: 1 }).boundingBox();
+    expect(heading?.y).toBeGreaterThanOrEqual(64);
+    expect(await page.locator('global-navigator').count()).toBe(1);
+
+    // The monitoring script reported the page view, and the server took it.
+    const response = await (await pageView).response();
+    expect(response?.status()).toBe(204);
+    // A beacon's body is not exposed here; the API and script tests check it.
+    expect((await pageView).headers()['content-type']).toMatch(/^text\/plain/);
+
+    // Home and launchpad are not configured: on 127.0.0.1 they are derived as the page's root.
+    expect(await page.getByRole('link', { name: 'Back to the launchpad' }).getAttribute('href')).toBe('/');
+    expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link').getAttribute('href')).toBe('/');
+    // The bundled variable font, from this server only; its latin subset at least.
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true);
+    expect(fonts.some((url) => /\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/.test(url))).toBe(true);
+    for (const url of fonts) expect(new URL(url).origin).toBe(server.baseUrl);
+    await screenshot(page, 'startup-global-navigator-xl');
+    await context.close();
+  });
+
+  it('keeps the global navigator on a phone', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl, { width: 400, height: 900 });
+    const bar = page.getByRole('navigation', { name: 'Global navigation' });
+    await bar.getByText(ADMIN.name).waitFor();
+    expect(await page.locator('global-navigator').boundingBox()).toMatchObject({ y: 0, height: 64, width: 400 });
+    // No horizontal scrolling.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    await screenshot(page, 'startup-global-navigator-sm');
+    await context.close();
+  });
+
+  it('signs out from the global navigator', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const signOut = page.waitForRequest((request) => new URL(request.url()).pathname === '/auth/logout');
+    const link = page.getByRole('navigation', { name: 'Global navigation' }).getByRole('link', { name: 'Sign out' });
+    await link.waitFor({ timeout: 15_000 });
+    await link.click();
+    // The page's /logout route signs out on the server (and then at the identity provider).
+    await signOut;
+    await expect
+      .poll(async () => (await context.request.get(`${server.baseUrl}/apis/oidc/userinfo`)).status())
+      .not.toBe(200);
+    await context.close();
+  });
+
+  it('retries a lazily loaded part that failed to arrive, raising vite:preloadError each time', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    let failures = 0;
+    await page.route('**/assets/filters-popover-*.js', async (route) => {
+      if (failures < 2) {
+        failures += 1;
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('dialog').getByText('Status').first().waitFor();
+    expect(failures).toBe(2);
+    // Nobody handled the event, so Vite re-threw the error, and the retry got the chunk on the third try.
+    expect((await recorded(page)).preloadErrors).toBe(2);
+    await context.close();
+  });
+});
+
+describe('start-up when a script is missing', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startServer({ GLOBAL_NAVIGATOR_SCRIPT_URL: '/mfe/missing.js' }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('still works when the global navigator script answers 404', async () => {
+    const { context, page } = await newPage(browser);
+    await page.addInitScript(RECORDER);
+    const missing = page.waitForResponse((response) => response.url().endsWith('/mfe/missing.js'));
+    await page.goto(`${server.baseUrl}/`);
+    await signInAs(page, ADMIN.email, ADMIN.password);
+    expect((await missing).status()).toBe(404);
+
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    const rows = page.getByRole('table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await startupScripts(page)).toEqual([
+      { src: '/mfe/monitoring.js', crossorigin: 'use-credentials' },
+      { src: '/mfe/missing.js', crossorigin: 'use-credentials' },
+    ]);
+    await expect
+      .poll(async () => (await recorded(page)).warnings.some((w) => w.includes('global-navigator script could not')))
+      .toBe(true);
+    // Its place is given back: the page starts at the top.
+    expect(await page.locator('global-navigator').count()).toBe(0);
+    const heading = await page.getByRole('heading', { name: 'Users', level: 1 }).boundingBox();
+    expect(heading?.y).toBeLessThan(64);
+    await screenshot(page, 'startup-without-global-navigator-xl');
+    await context.close();
+  });
+});

@@ -1,0 +1,120 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, BREAKPOINTS, Suite, type UsersPage } from '../support/users-page.ts';
+
+// SPEC.md §2 bulk Actions menu, §4 per-row links, §5 the no-selection alert, §9 its 5000 ms.
+const suite = new Suite();
+beforeAll(() => suite.start());
+afterEach(() => suite.closePages());
+afterAll(() => suite.stop());
+
+const ALL_ACTIONS = ['Invite pending users', 'Change user type', 'Remove users'];
+const NO_SELECTION = 'Select users before making any actions.';
+
+/**
+ * Runs `act`, waits for the console line containing `logged`, then checks that no call left the page
+ * (loading the menu's own code on first use is not a call).
+ */
+async function expectStubOnly(users: UsersPage, act: () => Promise<void>, logged: string) {
+  const requestsBefore = users.allRequests.length;
+  const messagesBefore = users.consoleMessages.length;
+  await act();
+  await expect.poll(() => users.consoleMessages.slice(messagesBefore).join('\n')).toContain(logged);
+  // A request would have started by now; give a slow one a moment anyway.
+  await users.page.waitForTimeout(300);
+  expect(users.callsSince(requestsBefore)).toEqual([]);
+}
+
+async function firstSelectable(users: UsersPage, status: string) {
+  const row = (await users.readRows()).find((r) => !r.checkbox.disabled && r.status === status);
+  if (!row) throw new Error(`no selectable ${status} user on this page`);
+  return row.name;
+}
+
+describe('bulk actions', () => {
+  it('with nothing selected, an action only shows "Select users before making any actions." top right, for 5 s', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+
+    const requestsBefore = users.allRequests.length;
+    await users.chooseAction('Remove users');
+    const alert = users.page.getByRole('alert').filter({ hasText: NO_SELECTION });
+    await alert.waitFor();
+    const shownAt = Date.now();
+    expect(await alert.textContent()).toBe(NO_SELECTION);
+    expect(await alert.getAttribute('class')).toContain('MuiAlert-colorInfo');
+    // Top right of the window, once it has slid in.
+    await expect
+      .poll(async () => {
+        const box = await alert.boundingBox();
+        return box && { right: BREAKPOINTS.xl.width - (box.x + box.width) <= 32, top: box.y <= 32 };
+      })
+      .toEqual({ right: true, top: true });
+
+    await alert.waitFor({ state: 'hidden', timeout: 9000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThanOrEqual(4500);
+    expect(shownFor).toBeLessThan(6500);
+    expect(users.callsSince(requestsBefore)).toEqual([]);
+    expect(users.consoleMessages.filter((m) => m.includes('[stub]'))).toEqual([]);
+  });
+
+  it('offers "Invite pending users" only while a selected user on the page is pending', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const active = await firstSelectable(users, 'Active');
+    const pending = await firstSelectable(users, 'Pending');
+
+    await users.rowCheckbox(active).click();
+    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+    await users.rowCheckbox(pending).click();
+    expect(await users.actionNames()).toEqual(ALL_ACTIONS);
+    await users.rowCheckbox(pending).click();
+    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+  });
+
+  it('with a selection, each action logs a stub message and makes no network call', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    await users.rowCheckbox(await firstSelectable(users, 'Pending')).click();
+    for (const [label, action] of [
+      ['Invite pending users', 'invitePending'],
+      ['Change user type', 'changeUserType'],
+      ['Remove users', 'remove'],
+    ] as const) {
+      await expectStubOnly(users, () => users.chooseAction(label), `[stub] bulk action "${action}"`);
+    }
+    expect(await users.page.getByRole('alert').count()).toBe(0);
+    // The selection stays for the next action.
+    expect(await users.selectionText()).toBe('1 selected');
+  });
+});
+
+describe('per-row links', () => {
+  it('follow the status (pending: Resend invitation, inactive: Send invitation, disabled: Contact support, active: none) and only log', async () => {
+    const users = await suite.open({ path: '/?pageSize=50' });
+    await users.waitForList(1, 50, ACME_TOTAL);
+    const rows = await users.readRows();
+    const linkFor: Record<string, string | null> = {
+      Active: null,
+      Pending: 'Resend invitation',
+      Inactive: 'Send invitation',
+      Disabled: 'Contact support',
+    };
+    for (const row of rows) expect(row.rowAction, `${row.name} (${row.status})`).toBe(linkFor[row.status]);
+    expect(new Set(rows.map((row) => row.status))).toEqual(new Set(Object.keys(linkFor)));
+
+    const expected = (await users.api({ 'page[size]': 50 })).data;
+    for (const [label, action] of [
+      ['Resend invitation', 'resendInvitation'],
+      ['Send invitation', 'sendInvitation'],
+      ['Contact support', 'contactSupport'],
+    ] as const) {
+      const index = rows.findIndex((row) => row.rowAction === label);
+      const user = expected[index];
+      if (!user) throw new Error(`no row with ${label}`);
+      const link = users.rows.nth(index).getByRole('button', { name: label });
+      await expectStubOnly(users, () => link.click(), `[stub] ${action} for user ${user.id}`);
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../support/browser.ts';
+import {
+  ACME_ADMIN,
+  ACME_TOTAL,
+  ACME_USER,
+  BREAKPOINTS,
+  EMPTY_LIST,
+  holdListAnswers,
+  JSON_API,
+  Suite,
+  USERS_API,
+  type UsersPage,
+} from '../support/users-page.ts';
+
+// Every state of the page drawn at the four breakpoints of SPEC.md §9 (sm 400, md 600, lg 1000 and
+// xl 1440 px), saved as e2e/artifacts/users-<state>-<breakpoint>.png for people to look at; each must
+// fit the window's width (no sideways scrolling).
+const suite = new Suite();
+beforeAll(() => suite.start({ accounts: [ACME_ADMIN, ACME_USER] }));
+afterEach(() => suite.closePages());
+afterAll(() => suite.stop());
+
+/** Waits for transitions to end and the layout to follow a new window size. */
+async function settle(users: UsersPage) {
+  await users.page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
+  await users.page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(undefined)))),
+  );
+}
+
+/**
+ * For each breakpoint: resizes, lets `prepare` bring the state back if it needs to, saves the
+ * screenshot, and checks that nothing sticks out sideways.
+ */
+async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: () => Promise<void>) {
+  for (const [name, viewport] of Object.entries(BREAKPOINTS)) {
+    await users.page.setViewportSize(viewport);
+    await prepare?.();
+    await settle(users);
+    const file = await screenshot(users.page, `users-${state}-${name}`);
+    expect(existsSync(file)).toBe(true);
+    const widths = await users.page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      window: window.innerWidth,
+    }));
+    expect(widths.page, `${state} at ${name}`).toBeLessThanOrEqual(widths.window);
+  }
+}
+
+const interceptList = (answer: { status: number; body: string }) => async (users: UsersPage) => {
+  await users.page.route(USERS_API, (route) => route.fulfill({ ...answer, contentType: JSON_API }));
+};
+
+describe('screenshots of each state at sm, md, lg and xl', () => {
+  it('the loaded list', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    await drawAtEveryBreakpoint(users, 'loaded');
+  });
+
+  it('the Filters dialog open with a filter chosen', async () => {
+    const users = await suite.open({ path: '/?status=pending' });
+    await users.openFilters();
+    await expect.poll(() => users.busy()).toBe('false');
+    await drawAtEveryBreakpoint(users, 'filters');
+  });
+
+  it('a selection with its banner', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    await users.pageCheckbox.check();
+    await users.selectionBanner.waitFor();
+    await drawAtEveryBreakpoint(users, 'selection');
+  });
+
+  it('the no-selection alert', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    // It hides itself after 5 s: shown again for each size.
+    await drawAtEveryBreakpoint(users, 'no-selection-alert', async () => {
+      await users.chooseAction('Remove users');
+      await users.page.getByRole('alert').waitFor();
+    });
+  });
+
+  it('loading (a slow answer)', async () => {
+    let answers: Awaited<ReturnType<typeof holdListAnswers>> | undefined;
+    const users = await suite.open({
+      setup: async ({ page }) => {
+        answers = await holdListAnswers(page);
+      },
+    });
+    await users.loadingOverlay.waitFor();
+    await drawAtEveryBreakpoint(users, 'loading');
+    await answers?.release();
+  });
+
+  it('no users at all (the list answer is intercepted)', async () => {
+    const users = await suite.open({ setup: interceptList({ status: 200, body: JSON.stringify(EMPTY_LIST) }) });
+    await users.page.getByRole('heading', { name: 'No results found' }).waitFor();
+    await drawAtEveryBreakpoint(users, 'empty');
+  });
+
+  it('a search that finds nobody', async () => {
+    const users = await suite.open({ path: '/?search=zzqx' });
+    await users.page.getByRole('alert').waitFor();
+    await drawAtEveryBreakpoint(users, 'not-found');
+  });
+
+  it('a load failure (the list answer is intercepted with a 500)', async () => {
+    const users = await suite.open({ setup: interceptList({ status: 500, body: '{}' }) });
+    await users.page.getByRole('alert').waitFor();
+    await drawAtEveryBreakpoint(users, 'error');
+  });
+
+  it('the unauthorized state of a plain user', async () => {
+    const users = await suite.open({ as: ACME_USER, session: 'own' });
+    await users.page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+    await drawAtEveryBreakpoint(users, 'unauthorized');
+  });
+});
