@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import {
-  ACME_ADMIN,
   ACME_TOTAL,
   ACME_USER,
   EMPTY_LIST,
@@ -14,7 +13,7 @@ import {
 // The page is usable by keyboard and by assistive technology: reachable and operable controls with a
 // visible focus, named roles, announced results, and no axe-core violation in any state.
 const suite = new Suite();
-beforeAll(() => suite.start({ accounts: [ACME_ADMIN, ACME_USER] }));
+beforeAll(() => suite.start());
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

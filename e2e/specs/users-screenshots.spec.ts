@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../support/browser.ts';
 import {
-  ACME_ADMIN,
   ACME_TOTAL,
   ACME_USER,
   BREAKPOINTS,
@@ -18,7 +17,7 @@ import {
 // xl 1440 px), saved as e2e/artifacts/users-<state>-<breakpoint>.png for people to look at; each must
 // fit the window's width (no sideways scrolling).
 const suite = new Suite();
-beforeAll(() => suite.start({ accounts: [ACME_ADMIN, ACME_USER] }));
+beforeAll(() => suite.start());
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -1,7 +1,6 @@
 import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ACME_ADMIN,
   ACME_TOTAL,
   ACME_USER,
   EMPTY_LIST,
@@ -16,7 +15,7 @@ import {
 // unauthorized), §2 routes that only show a loading indicator.
 const HOME_URL = 'http://home.example/acme/';
 const suite = new Suite();
-beforeAll(() => suite.start({ env: { HOME_URL }, accounts: [ACME_ADMIN, ACME_USER] }));
+beforeAll(() => suite.start({ env: { HOME_URL } }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
@@ -149,7 +148,7 @@ describe('loading, empty, not found, error and unauthorized', () => {
   });
 
   it('a plain user (user@acme.example) sees "Something went wrong" with a way home, and no users', async () => {
-    const users = await suite.open({ as: ACME_USER });
+    const users = await suite.open({ as: ACME_USER, session: 'own' });
     await users.page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
     expect(
       await users.page

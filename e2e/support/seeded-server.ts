@@ -1,13 +1,29 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { newPage, signInAs } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
-const databaseCode = path.resolve(import.meta.dirname, '../../apps/server/src/db');
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+export type Account = { email: string; password: string };
 
-/** A fingerprint of the migrations and the demo seed: a new one makes a new template. */
-function databaseFingerprint(): string {
+const databaseCode = path.resolve(import.meta.dirname, '../../apps/server/src/db');
+const SESSION_API = /\/apis\/oidc\/userinfo$/;
+
+/** A fingerprint of the migrations, the demo seed and the accounts: a new one makes a new template. */
+function fingerprint(accounts: Account[]): string {
   const hash = createHash('sha256');
   const walk = (folder: string) => {
     for (const name of readdirSync(folder).sort()) {
@@ -17,39 +33,90 @@ function databaseFingerprint(): string {
     }
   };
   walk(databaseCode);
+  hash.update(JSON.stringify(accounts));
+  // A new template every day, well inside the sessions' lifetime.
+  hash.update(new Date().toISOString().slice(0, 10));
   return hash.digest('hex').slice(0, 16);
 }
 
 /**
- * Migrating and seeding a new data folder is most of a server's start-up (~5 s here, 14 s on a busy
- * machine). The first call seeds one folder as `startServer()` does and keeps it as a template; every
- * server then starts on its own copy of it: the same fresh demo data, without the wait.
+ * Signs in as a person would, on the identity provider's page, and returns the cookies: the
+ * server's session and the identity provider's sign-in.
  */
-async function seededTemplate(): Promise<string> {
-  const template = path.join(os.tmpdir(), `users-admin-e2e-seeded-${databaseFingerprint()}`);
-  if (existsSync(template)) return template;
-  const seeding = await startServer();
-  await seeding.stop({ keepData: true });
+export async function signIn(browser: Browser, baseUrl: string, account: Account): Promise<StorageState> {
+  const { context, page } = await newPage(browser);
   try {
-    renameSync(seeding.dataDir, template);
+    await page.goto(`${baseUrl}/`);
+    const session = page.waitForResponse((r) => SESSION_API.test(r.url()) && r.status() === 200);
+    await signInAs(page, account.email, account.password);
+    await session;
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+interface Template {
+  dataDir: string;
+  states: Record<string, StorageState>;
+}
+
+/**
+ * Migrating and seeding a data folder and signing in are most of a spec file's start-up. The first
+ * call does them once, as `startServer()` and a person would, and keeps the folder and the cookies as
+ * a template; every server then starts on its own copy: the same fresh demo data, already signed in.
+ * The template's sessions are made with a long access-token lifetime so that they stay usable all day;
+ * sessions made during the tests have the server's default. The cookies are host-only (127.0.0.1), so
+ * they hold whatever the port.
+ */
+async function seededTemplate(browser: Browser, accounts: Account[]): Promise<Template> {
+  const dataDir = path.join(os.tmpdir(), `users-admin-e2e-seeded-${fingerprint(accounts)}`);
+  const statesFile = `${dataDir}.sessions.json`;
+  if (existsSync(dataDir) && existsSync(statesFile)) {
+    return { dataDir, states: JSON.parse(readFileSync(statesFile, 'utf8')) as Record<string, StorageState> };
+  }
+  const seeding = await startServer({ ACCESS_TOKEN_TTL: String(2 * 24 * 3600) });
+  const states: Record<string, StorageState> = {};
+  try {
+    for (const account of accounts) states[account.email] = await signIn(browser, seeding.baseUrl, account);
+  } finally {
+    await seeding.stop({ keepData: true });
+  }
+  writeFileSync(`${statesFile}.tmp`, JSON.stringify(states));
+  try {
+    renameSync(seeding.dataDir, dataDir);
+    renameSync(`${statesFile}.tmp`, statesFile);
   } catch (error) {
     // Another run made it meanwhile: use theirs.
     rmSync(seeding.dataDir, { recursive: true, force: true });
-    if (!existsSync(template)) throw error;
+    rmSync(`${statesFile}.tmp`, { force: true });
+    if (!existsSync(statesFile)) throw error;
+    return { dataDir, states: JSON.parse(readFileSync(statesFile, 'utf8')) as Record<string, StorageState> };
   }
-  return template;
+  return { dataDir, states };
 }
 
-/** The real server on a fresh copy of the seeded demo data; `stop()` removes the copy. */
-export async function startSeededServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * The real server on a fresh copy of the seeded demo data, with each of `accounts` signed in;
+ * `stop()` removes the copy.
+ */
+export async function startSeededServer(
+  browser: Browser,
+  accounts: Account[],
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; states: Record<string, StorageState> }> {
+  const template = await seededTemplate(browser, accounts);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-e2e-'));
-  cpSync(await seededTemplate(), dataDir, { recursive: true });
+  cpSync(template.dataDir, dataDir, { recursive: true });
   const server = await startServer({ ...env, DATA_DIR: dataDir });
   return {
-    ...server,
-    async stop(options = {}) {
-      await server.stop(options);
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    server: {
+      ...server,
+      async stop(options = {}) {
+        await server.stop(options);
+        if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      },
     },
+    states: template.states,
   };
 }

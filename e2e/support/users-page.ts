@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
-import { launchBrowser, newPage, signInAs } from './browser.ts';
-import { startSeededServer } from './seeded-server.ts';
+import { launchBrowser } from './browser.ts';
+import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
 
 /** The demo organisations (README.md): Acme's admin is a System Admin, its plain user may not list users. */
@@ -16,7 +16,6 @@ export const JSON_API = 'application/vnd.api+json';
 /** The server's own session cookie (the identity provider's cookies are others). */
 const SERVER_SESSION_COOKIE = 'sid';
 
-export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 export type Viewport = { width: number; height: number };
 
 /** The four breakpoints the page is drawn at (SPEC.md §9), one width inside each. */
@@ -26,27 +25,6 @@ export const BREAKPOINTS = {
   lg: { width: 1000, height: 900 },
   xl: { width: 1440, height: 900 },
 } as const satisfies Record<string, Viewport>;
-
-/**
- * Signs in once, as a person would, and returns the cookies (the server's session and the identity
- * provider's), so that every test can start a fresh context already signed in.
- */
-export async function signIn(
-  browser: Browser,
-  baseUrl: string,
-  account: { email: string; password: string },
-): Promise<StorageState> {
-  const { context, page } = await newPage(browser);
-  try {
-    await page.goto(`${baseUrl}/`);
-    const session = page.waitForResponse((r) => SESSION_API.test(r.url()) && r.status() === 200);
-    await signInAs(page, account.email, account.password);
-    await session;
-    return await context.storageState();
-  } finally {
-    await context.close();
-  }
-}
 
 export interface RowText {
   name: string;
@@ -416,31 +394,32 @@ export async function holdListAnswers(page: Page) {
   };
 }
 
-type Account = { email: string; password: string };
-
 /**
- * One spec file's world: one server, one browser, each account signed in once; every test opens
- * its pages in fresh contexts (closed after the test).
+ * One spec file's world: one server on its own copy of the seeded demo data, one browser, and the
+ * demo accounts already signed in (see seeded-server.ts); every test opens its pages in fresh
+ * contexts (closed after the test).
  */
 export class Suite {
   server!: RunningServer;
   browser!: Browser;
-  private readonly states = new Map<string, StorageState>();
+  private states: Record<string, StorageState> = {};
   private opened: UsersPage[] = [];
 
   get baseUrl(): string {
     return this.server.baseUrl;
   }
 
-  async start({ env = {}, accounts = [ACME_ADMIN] }: { env?: Record<string, string>; accounts?: Account[] } = {}) {
-    [this.server, this.browser] = await Promise.all([startSeededServer(env), launchBrowser()]);
-    for (const account of accounts) {
-      this.states.set(account.email, await signIn(this.browser, this.baseUrl, account));
-    }
+  async start({ env = {} }: { env?: Record<string, string> } = {}) {
+    this.browser = await launchBrowser();
+    ({ server: this.server, states: this.states } = await startSeededServer(
+      this.browser,
+      [ACME_ADMIN, ACME_USER],
+      env,
+    ));
   }
 
   state(account: Account = ACME_ADMIN): StorageState {
-    const state = this.states.get(account.email);
+    const state = this.states[account.email];
     if (!state) throw new Error(`${account.email} was not signed in by Suite.start`);
     return state;
   }
