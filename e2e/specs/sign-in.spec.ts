@@ -46,7 +46,7 @@ describe('from signed out to the Users page', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     await signInAs(page, 'admin@acme.example', 'admin');
-    await page.getByText('1–25 of 423').waitFor();
+    await page.getByText('1–25 of 423', { exact: true }).waitFor();
 
     const dataDir = server.dataDir;
     await server.stop({ keepData: true });

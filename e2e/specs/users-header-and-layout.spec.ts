@@ -127,4 +127,25 @@ describe('the Users page header and layout', () => {
     expect(field.width).toBeGreaterThan(300);
     expect(field.x + field.width).toBeLessThanOrEqual(BREAKPOINTS.sm.width);
   });
+
+  it('fits the table in its box at every width from 320 px up, without a hidden column or sideways scrolling', async () => {
+    const users = await suite.open({ path: '/?pageSize=100' });
+    await users.waitForList(1, 100, ACME_TOTAL);
+    for (const width of [320, 400, 480, 481, 600, 768, 769, 1000, 1279, 1280, 1440]) {
+      await users.page.setViewportSize({ width, height: 900 });
+      await expect
+        .poll(
+          () =>
+            users.page.evaluate(() => {
+              const table = document.querySelector('main .MuiTableContainer-root');
+              return {
+                table: table ? table.scrollWidth - table.clientWidth : null,
+                page: document.documentElement.scrollWidth - window.innerWidth,
+              };
+            }),
+          { message: `${width} px` },
+        )
+        .toEqual({ table: 0, page: 0 });
+    }
+  });
 });

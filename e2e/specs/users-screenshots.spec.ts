@@ -44,11 +44,17 @@ async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: 
     await settle(users);
     const file = await screenshot(users.page, `users-${state}-${name}`);
     expect(existsSync(file)).toBe(true);
-    const widths = await users.page.evaluate(() => ({
-      page: document.documentElement.scrollWidth,
-      window: window.innerWidth,
-    }));
+    const widths = await users.page.evaluate(() => {
+      const table = document.querySelector('main .MuiTableContainer-root');
+      return {
+        page: document.documentElement.scrollWidth,
+        window: window.innerWidth,
+        // A table wider than its box would hide its last columns behind a sideways scroll.
+        tableOverflow: table ? table.scrollWidth - table.clientWidth : 0,
+      };
+    });
     expect(widths.page, `${state} at ${name}`).toBeLessThanOrEqual(widths.window);
+    expect(widths.tableOverflow, `${state} at ${name}: table`).toBeLessThanOrEqual(0);
   }
 }
 

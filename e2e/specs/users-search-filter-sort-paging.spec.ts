@@ -7,74 +7,52 @@ beforeAll(() => suite.start());
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
-interface Timeline {
-  keys: { key: string; at: number }[];
-  fetches: { url: string; at: number }[];
-}
-
-/** Records, in the page's own clock, every key pressed and every fetch started. */
-async function recordTimeline({ context }: UsersPage) {
-  await context.addInitScript(() => {
-    const timeline = { keys: [] as { key: string; at: number }[], fetches: [] as { url: string; at: number }[] };
-    Object.assign(window, { __timeline: timeline });
-    window.addEventListener('keydown', (event) => timeline.keys.push({ key: event.key, at: performance.now() }), true);
-    const original = window.fetch;
-    window.fetch = (input, init) => {
-      timeline.fetches.push({ url: String(input instanceof Request ? input.url : input), at: performance.now() });
-      return original.call(window, input, init);
-    };
-  });
-}
-const timeline = (users: UsersPage) =>
-  users.page.evaluate(() => (window as unknown as { __timeline: Timeline }).__timeline);
-const searchesIn = (t: Timeline) =>
-  t.fetches
-    .filter((f) => f.url.includes('/users'))
-    .map((f) => ({ search: new URL(f.url, 'http://x').searchParams.get('filter[query]'), at: f.at }))
-    .filter((f) => f.search !== null);
+/** The searches (filter[query]) the page asked the server for, in order. */
+const searchesMade = (users: UsersPage) =>
+  users.listRequests.map((url) => url.searchParams.get('filter[query]')).filter((search) => search !== null);
 
 async function expectQuery(users: UsersPage, expected: Record<string, string>) {
   await expect.poll(() => users.query()).toEqual(expected);
 }
 
 describe('search', () => {
+  // The page's clock is stopped while typing, and moved on by hand: the 300 ms are counted exactly.
   it('searches 300 ms after the last keystroke, once, not on every key', async () => {
-    const users = await suite.open({ setup: recordTimeline });
+    const users = await suite.open({ setup: ({ page }) => page.clock.install() });
     await users.waitForList(1, 25, ACME_TOTAL);
-    const before = users.listRequests.length;
+    await users.page.clock.pauseAt(Date.now() + 60_000);
 
-    await users.searchBox.pressSequentially('rossi', { delay: 40 });
+    await users.searchBox.pressSequentially('rossi');
     await users.page.waitForTimeout(150);
-    expect(users.listRequests.length, 'no search 150 ms after typing').toBe(before);
-    await expect.poll(() => users.listRequests.length).toBe(before + 1);
+    await users.page.clock.runFor(299);
+    expect(searchesMade(users), 'nothing 299 ms after the last key').toEqual([]);
+    await users.page.clock.runFor(1);
+    await expect.poll(() => searchesMade(users)).toEqual(['rossi']);
+    expect(users.query()).toEqual({ search: 'rossi' });
 
-    const t = await timeline(users);
-    const lastKey = Math.max(...t.keys.map((k) => k.at));
-    const searches = searchesIn(t);
-    expect(searches.map((s) => s.search)).toEqual(['rossi']);
-    const delay = (searches[0]?.at ?? 0) - lastKey;
-    expect(delay).toBeGreaterThanOrEqual(299);
-    expect(delay).toBeLessThan(700);
-
+    await users.page.clock.resume();
     const found = (await users.api({ 'filter[query]': 'rossi' })).meta.total_count;
     await users.waitForList(1, Math.min(25, found), found);
-    expect(users.query()).toEqual({ search: 'rossi' });
     for (const row of await users.readRows()) expect(`${row.name} ${row.email}`.toLowerCase()).toContain('rossi');
+    expect(searchesMade(users)).toEqual(['rossi']);
   });
 
   it('searches at once on Enter, without a second search when the pause ends', async () => {
-    const users = await suite.open({ setup: recordTimeline });
+    const users = await suite.open({ setup: ({ page }) => page.clock.install() });
     await users.waitForList(1, 25, ACME_TOTAL);
+    await users.page.clock.pauseAt(Date.now() + 60_000);
+
+    // With the clock stopped the pause can never end: only Enter can search.
     await users.searchBox.fill('smith');
     await users.searchBox.press('Enter');
-    await expect.poll(async () => searchesIn(await timeline(users)).length).toBe(1);
-    const t = await timeline(users);
-    const enter = t.keys.find((k) => k.key === 'Enter')?.at ?? Number.NaN;
-    expect((searchesIn(t)[0]?.at ?? 0) - enter).toBeLessThan(200);
-    // Well past the 300 ms pause: still one search.
-    await users.page.waitForTimeout(500);
-    expect(searchesIn(await timeline(users)).map((s) => s.search)).toEqual(['smith']);
-    await expectQuery(users, { search: 'smith' });
+    await expect.poll(() => searchesMade(users)).toEqual(['smith']);
+    expect(users.query()).toEqual({ search: 'smith' });
+
+    await users.page.clock.runFor(1000);
+    await users.page.clock.resume();
+    const found = (await users.api({ 'filter[query]': 'smith' })).meta.total_count;
+    await users.waitForList(1, Math.min(25, found), found);
+    expect(searchesMade(users)).toEqual(['smith']);
   });
 
   it('clearing the search empties the box, removes the parameter and goes back to page 1', async () => {

@@ -214,7 +214,7 @@ describe('routes that only show a loading indicator', () => {
     expect(snapshots).toEqual([{ path: '/oidc/callback', text: '', controls: 0, progressbars: ['Signing in…'] }]);
   });
 
-  it('logout shows only a loading indicator, then signs out at the server', async () => {
+  it('logout shows only a loading indicator, then goes to the server to sign out', async () => {
     const snapshots: LoaderSnapshot[] = [];
     const users = await suite.open({
       path: '/logout',

@@ -56,6 +56,16 @@ export async function signIn(browser: Browser, baseUrl: string, account: Account
   }
 }
 
+/** Templates of earlier days or of older database code, once they are two days old. */
+function removeOldTemplates() {
+  const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
+  for (const name of readdirSync(os.tmpdir())) {
+    if (!name.startsWith('users-admin-e2e-seeded-')) continue;
+    const file = path.join(os.tmpdir(), name);
+    if (statSync(file).mtimeMs < twoDaysAgo) rmSync(file, { recursive: true, force: true });
+  }
+}
+
 interface Template {
   dataDir: string;
   states: Record<string, StorageState>;
@@ -69,16 +79,17 @@ interface Template {
  * sessions made during the tests have the server's default. The cookies are host-only (127.0.0.1), so
  * they hold whatever the port.
  */
-async function seededTemplate(browser: Browser, accounts: Account[]): Promise<Template> {
+async function seededTemplate(browser: () => Promise<Browser>, accounts: Account[]): Promise<Template> {
   const dataDir = path.join(os.tmpdir(), `users-admin-e2e-seeded-${fingerprint(accounts)}`);
   const statesFile = `${dataDir}.sessions.json`;
   if (existsSync(dataDir) && existsSync(statesFile)) {
     return { dataDir, states: JSON.parse(readFileSync(statesFile, 'utf8')) as Record<string, StorageState> };
   }
+  removeOldTemplates();
   const seeding = await startServer({ ACCESS_TOKEN_TTL: String(2 * 24 * 3600) });
   const states: Record<string, StorageState> = {};
   try {
-    for (const account of accounts) states[account.email] = await signIn(browser, seeding.baseUrl, account);
+    for (const account of accounts) states[account.email] = await signIn(await browser(), seeding.baseUrl, account);
   } finally {
     await seeding.stop({ keepData: true });
   }
@@ -101,7 +112,8 @@ async function seededTemplate(browser: Browser, accounts: Account[]): Promise<Te
  * `stop()` removes the copy.
  */
 export async function startSeededServer(
-  browser: Browser,
+  /** Needed only when the template must be made. */
+  browser: () => Promise<Browser>,
   accounts: Account[],
   env: Record<string, string> = {},
 ): Promise<{ server: RunningServer; states: Record<string, StorageState> }> {

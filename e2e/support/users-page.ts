@@ -410,12 +410,18 @@ export class Suite {
   }
 
   async start({ env = {} }: { env?: Record<string, string> } = {}) {
-    this.browser = await launchBrowser();
-    ({ server: this.server, states: this.states } = await startSeededServer(
-      this.browser,
-      [ACME_ADMIN, ACME_USER],
-      env,
-    ));
+    // The browser starts while the server does; it is waited for only if the template must be made.
+    const browser = launchBrowser();
+    const [launched, seeded] = await Promise.all([
+      browser,
+      startSeededServer(() => browser, [ACME_ADMIN, ACME_USER], env),
+    ]).catch(async (error: unknown) => {
+      await browser.then((b) => b.close()).catch(() => {});
+      throw error;
+    });
+    this.browser = launched;
+    this.server = seeded.server;
+    this.states = seeded.states;
   }
 
   state(account: Account = ACME_ADMIN): StorageState {

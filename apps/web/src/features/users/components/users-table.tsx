@@ -47,7 +47,7 @@ export function UsersTable({
       <Table
         aria-labelledby={PAGE_TITLE_ID}
         sx={{
-          minWidth: { xs: 0, md: 640 },
+          minWidth: { xs: 0, lg: 640 },
           '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: { xs: 1, md: 2 } },
         }}
       >
