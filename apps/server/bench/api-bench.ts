@@ -7,13 +7,12 @@ import path from 'node:path';
 import type { UserListQuery } from '@users-admin/contract';
 import { toUserListParams } from '@users-admin/contract';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
 import { findPostgresBin, startThrowawayPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
-import { createAccount, seedOrganization } from '../src/db/seed.ts';
+import { seedLargeOrganization } from '../src/db/seed.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
@@ -121,7 +120,9 @@ async function ensureBenchOrganization(database: DatabaseHandle): Promise<{ orgI
   console.log(`Seeding an organisation of ${USERS.toLocaleString('en')} users on ${database.engine}…`);
   const started = performance.now();
   let last = 0;
-  const orgId = await seedOrganization(database.db, {
+  const { orgId } = await seedLargeOrganization(database.db, {
+    adminFirstName: 'Bench',
+    adminPassword: 'bench',
     name: `Bench ${USERS}`,
     slug,
     users: USERS,
@@ -135,17 +136,6 @@ async function ensureBenchOrganization(database: DatabaseHandle): Promise<{ orgI
       }
     },
   });
-  await createAccount(database.db, {
-    email,
-    password: 'bench',
-    name: 'Bench Admin',
-    firstName: 'Bench',
-    lastName: 'Admin',
-    locale: 'en',
-    memberships: [{ orgId, isSystemAdmin: true }],
-  });
-  console.log('  VACUUM ANALYZE…');
-  await sql`vacuum analyze users`.execute(database.db);
   console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return { orgId, email };
 }

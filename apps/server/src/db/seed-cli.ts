@@ -1,11 +1,10 @@
 // `npm run seed -- --users N [--name Org]`: adds an organisation of N generated users and its admin,
 // printing progress, and as its last line a JSON object with the org id and the admin's sign-in.
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { openDatabase } from './database.ts';
-import { createAccount, seedOrganization } from './seed.ts';
+import { seedLargeOrganization } from './seed.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +25,10 @@ const slug = `org-${uuidv7().slice(-12)}`;
 const name = values.name ?? `Generated ${users.toLocaleString('en')}`;
 const started = performance.now();
 let lastReport = 0;
-const orgId = await seedOrganization(database.db, {
+const adminPassword = 'admin';
+const { orgId, adminEmail } = await seedLargeOrganization(database.db, {
+  adminFirstName: 'Generated',
+  adminPassword,
   name,
   slug,
   users,
@@ -43,19 +45,6 @@ const orgId = await seedOrganization(database.db, {
     }
   },
 });
-const adminEmail = `admin@${slug}.example`;
-const adminPassword = 'admin';
-await createAccount(database.db, {
-  email: adminEmail,
-  password: adminPassword,
-  name: 'Generated Admin',
-  firstName: 'Generated',
-  lastName: 'Admin',
-  locale: 'en',
-  memberships: [{ orgId, isSystemAdmin: true }],
-});
-console.error('Updating the planner statistics and the visibility map (VACUUM ANALYZE)…');
-await sql`vacuum analyze users`.execute(database.db);
 await database.close();
 console.error(
   `Seeded ${name}: ${users.toLocaleString('en')} users in ${((performance.now() - started) / 1000).toFixed(1)} s on ${database.engine}.`,

@@ -206,3 +206,26 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   });
   return true;
 }
+
+/**
+ * A large generated organisation with a System Admin who can sign in (`admin@<slug>.example`),
+ * and fresh planner statistics and visibility map, so index-only scans work from the first request.
+ */
+export async function seedLargeOrganization(
+  db: Db,
+  options: SeedOrganizationOptions & { adminFirstName: string; adminPassword: string },
+): Promise<{ orgId: string; adminEmail: string }> {
+  const orgId = await seedOrganization(db, options);
+  const adminEmail = `admin@${options.slug}.example`;
+  await createAccount(db, {
+    email: adminEmail,
+    password: options.adminPassword,
+    name: `${options.adminFirstName} Admin`,
+    firstName: options.adminFirstName,
+    lastName: 'Admin',
+    locale: 'en',
+    memberships: [{ orgId, isSystemAdmin: true }],
+  });
+  await sql`vacuum analyze users`.execute(db);
+  return { orgId, adminEmail };
+}
