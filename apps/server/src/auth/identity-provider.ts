@@ -34,7 +34,7 @@ const SESSION_COOKIE = { httpOnly: true, sameSite: 'lax' } as const;
 async function endSessionAskedByItsClient(ctx: KoaContextWithOIDC): Promise<boolean> {
   const { session, client, params, entities, provider } = ctx.oidc;
   const hint = entities.IdTokenHint;
-  if (!client || !hint || !session.accountId || hint.payload.sub !== session.accountId) return false;
+  if (!client || !hint || !session?.accountId || !params || hint.payload.sub !== session.accountId) return false;
   for (const { grantId } of Object.values(session.authorizations ?? {})) {
     if (!grantId) continue;
     // The adapter's revokeByGrantId removes every token and code of the grant, whatever its model.
