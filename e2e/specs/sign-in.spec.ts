@@ -42,6 +42,39 @@ describe('from signed out to the Users page', () => {
     await context.close();
   });
 
+  it('signs out at the server and at the identity provider: /logout ends on the sign-in form', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/`);
+    await signInAs(page, 'admin@acme.example', 'admin');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+
+    const visited: string[] = [];
+    const silentResults: string[] = [];
+    page.on('framenavigated', (frame) => {
+      const url = new URL(frame.url());
+      if (frame === page.mainFrame()) visited.push(url.pathname);
+      else if (url.pathname === '/oidc/callback') silentResults.push(url.search);
+    });
+    // The page's own route (SPEC.md §2), as the global navigator's Sign out link opens it.
+    await page.goto(`${server.baseUrl}/logout`);
+    // No question from the provider: the sign-out lands on the page root, whose silent sign-in
+    // now fails (login_required), so the page sends the browser to the sign-in form.
+    await page.waitForURL(/\/interaction\//);
+    await page.getByLabel('Password').waitFor();
+    expect(await page.getByText('Do you want to sign out?').count()).toBe(0);
+    expect(visited).toContain('/');
+    // The page's hidden frame tried the silent sign-in, and the provider answered login_required.
+    expect(silentResults).toContain('?status=error&error=login_required');
+    expect(silentResults).not.toContain('?status=success');
+    expect((await context.request.get(`${server.baseUrl}/apis/oidc/userinfo`)).status()).toBe(400);
+    await screenshot(page, 'signed-out-sign-in-form');
+
+    // Signing in on that form brings the Users page back.
+    await signInAs(page, 'admin@acme.example', 'admin');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await context.close();
+  });
+
   it('keeps the data and the sign-in when the server starts again on the same folder', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);

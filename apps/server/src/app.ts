@@ -1,7 +1,12 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
+import {
+  createIdentityProvider,
+  EMBEDDED_CLIENT_ID,
+  EMBEDDED_ISSUER_PATH,
+  OIDC_SCOPES,
+} from './auth/identity-provider.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
 import { createSessionStore } from './auth/sessions.ts';
@@ -57,14 +62,30 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     };
   }
 
+  const oidc = createOidcClient(oidcClientOptions);
   await app.register(authRoutes, {
-    oidc: createOidcClient(oidcClientOptions),
+    oidc,
     sessions,
     publicUrl: config.publicUrl,
     secure,
     orgClaim: config.orgClaim,
     localeClaim: config.localeClaim,
+    scopes: config.externalIssuer ? config.scopes : OIDC_SCOPES,
+    ...(config.externalIssuer ? { externalSubjects: accounts } : {}),
   });
+  if (config.externalIssuer) {
+    // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
+    // the issuer answers (discovery is retried on each sign-in).
+    app.addHook('onListen', async () => {
+      try {
+        await oidc.configuration();
+        app.log.info({ issuer: oidc.issuer }, 'signing in with the external OpenID issuer');
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        app.log.error(`OIDC_ISSUER ${oidc.issuer} cannot be reached (${reason}): sign-in answers 503 until it can`);
+      }
+    });
+  }
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users, accounts });

@@ -51,6 +51,7 @@ const environmentSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_ORG_CLAIM: z.string().default('org_id'),
   OIDC_LOCALE_CLAIM: z.string().default('locale'),
+  OIDC_SCOPES: z.string().trim().min(1).default('openid email profile org'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   WEB_DIST: z.string().optional(),
   HOME_URL: urlOrPath,
@@ -71,10 +72,12 @@ export interface Config {
   accessTokenTtlSeconds: number;
   idpSessionTtlSeconds: number;
   sessionTtlSeconds: number;
-  /** An external OpenID provider; when absent the embedded one is mounted at `/oidc`. */
+  /** An external OpenID provider; when absent the embedded one is mounted at `/idp`. */
   externalIssuer: { issuer: string; clientId: string; clientSecret: string } | undefined;
   orgClaim: string;
   localeClaim: string;
+  /** The scopes an external issuer is asked for (the embedded one always gets its own). */
+  scopes: string;
   seedDemo: boolean;
   webDist: string;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     orgClaim: e.OIDC_ORG_CLAIM,
     localeClaim: e.OIDC_LOCALE_CLAIM,
+    scopes: e.OIDC_SCOPES,
     seedDemo: e.SEED_DEMO === 'true',
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist')),
     logLevel: e.LOG_LEVEL,

@@ -6,6 +6,8 @@ export interface OidcClientOptions {
   clientSecret: string;
 }
 
+const DISCOVERY_TIMEOUT_SECONDS = 10;
+
 /**
  * The server's OpenID client (openid-client): discovers the issuer once, lazily (the embedded
  * issuer is this very server, so it can only be asked once the server listens), and retries
@@ -16,6 +18,7 @@ export function createOidcClient(options: OidcClientOptions) {
   const insecure = new URL(options.issuer).protocol === 'http:';
 
   return {
+    issuer: options.issuer,
     configuration(): Promise<client.Configuration> {
       configuration ??= client
         .discovery(
@@ -23,7 +26,8 @@ export function createOidcClient(options: OidcClientOptions) {
           options.clientId,
           undefined,
           client.ClientSecretBasic(options.clientSecret),
-          insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+          // An issuer that does not answer fails sign-in in seconds (503), not after the default 30 s.
+          { timeout: DISCOVERY_TIMEOUT_SECONDS, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
         )
         .catch((error: unknown) => {
           configuration = undefined;

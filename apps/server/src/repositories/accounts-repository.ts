@@ -47,6 +47,17 @@ export function createAccountsRepository(db: Db) {
       return memberships().where('users.id', '=', userId).executeTakeFirst();
     },
 
+    /**
+     * The active membership of the organisation held by the account with this e-mail address: how a
+     * person signed in by an external issuer (whose subject means nothing here) is found.
+     */
+    findMembershipByEmail(orgId: string, email: string): Promise<Membership | undefined> {
+      return memberships()
+        .where('users.org_id', '=', orgId)
+        .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', email.trim().toLowerCase()))
+        .executeTakeFirst();
+    },
+
     /** Whether the subject may list the users of the organisation: an active System Admin of it. */
     async isSystemAdmin(orgId: string, userId: string): Promise<boolean> {
       const row = await db

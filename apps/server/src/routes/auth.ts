@@ -1,12 +1,13 @@
-import type { SessionClaims } from '@users-admin/contract';
-import type { FastifyInstance } from 'fastify';
+import { orgIdSchema, type SessionClaims } from '@users-admin/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { OIDC_SCOPES } from '../auth/identity-provider.ts';
 import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import { renderSignedOutPage } from '../auth/sign-in-page.ts';
+import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const TRANSACTION_COOKIE = 'auth_tx';
 
@@ -37,6 +38,12 @@ export interface AuthRoutesOptions {
   secure: boolean;
   orgClaim: string;
   localeClaim: string;
+  scopes: string;
+  /**
+   * Set for an external issuer, whose subjects are not our ids: a sign-in then stands for the
+   * active membership of the org claim's organisation whose account has the e-mail claim.
+   */
+  externalSubjects?: AccountsRepository;
 }
 
 /**
@@ -55,10 +62,34 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     maxAge: 600,
   };
 
+  /**
+   * The issuer's metadata, or undefined once the answer is sent: an issuer that cannot be reached
+   * is a 503 that says so (a silent sign-in ends as `temporarily_unavailable`), never a stack.
+   */
+  const issuerConfiguration = async (request: FastifyRequest, reply: FastifyReply, silent = false) => {
+    try {
+      return await oidc.configuration();
+    } catch (error) {
+      request.log.error({ issuer: oidc.issuer, err: error }, 'the OpenID issuer cannot be reached');
+      if (silent) {
+        reply.redirect(`/oidc/callback?${new URLSearchParams({ status: 'error', error: 'temporarily_unavailable' })}`);
+      } else {
+        reply
+          .code(503)
+          .header('retry-after', '30')
+          .type('text/plain; charset=utf-8')
+          .send(`The identity provider (${oidc.issuer}) cannot be reached. Please try again in a moment.`);
+      }
+      return undefined;
+    }
+  };
+
   app.get('/auth/start', async (request, reply) => {
     const query = startQuery.safeParse(request.query);
     const params = query.success ? query.data : {};
-    const configuration = await oidc.configuration();
+    reply.header('cache-control', 'no-store');
+    const configuration = await issuerConfiguration(request, reply, params.callback_mode === 'silent');
+    if (!configuration) return reply;
     const transaction: Transaction = {
       state: client.randomState(),
       nonce: client.randomNonce(),
@@ -68,7 +99,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     };
     const authorizationUrl = client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
-      scope: OIDC_SCOPES,
+      scope: options.scopes,
       state: transaction.state,
       nonce: transaction.nonce,
       code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
@@ -77,7 +108,6 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       ...(params.ui_locales ? { ui_locales: params.ui_locales } : {}),
     });
     reply.setCookie(TRANSACTION_COOKIE, JSON.stringify(transaction), transactionCookie);
-    reply.header('cache-control', 'no-store');
     return reply.redirect(authorizationUrl.href);
   });
 
@@ -124,6 +154,18 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         name: String(claims.name ?? ''),
         email: String(claims.email ?? ''),
       };
+      if (options.externalSubjects) {
+        const membership = await externalMembership(options.externalSubjects, sessionClaims, claims.email_verified);
+        if (!membership) {
+          request.log.warn(
+            { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
+            'signed in at the external issuer, but no active user of that organisation has that e-mail address',
+          );
+          return finish('error', 'access_denied');
+        }
+        sessionClaims.sub = membership.userId;
+        sessionClaims.name ||= membership.name;
+      }
       await sessions.destroy(request, reply);
       await sessions.create(reply, {
         claims: sessionClaims,
@@ -141,8 +183,14 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   app.get('/auth/logout', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const idToken = await sessions.destroy(request, reply);
-    const configuration = await oidc.configuration();
+    const configuration = await issuerConfiguration(request, reply);
+    if (!configuration) return reply;
     const uiLocales = logoutQuery.safeParse(request.query).data?.ui_locales;
+    if (!configuration.serverMetadata().end_session_endpoint) {
+      // An issuer without RP-initiated logout: its sign-in outlives ours, so the browser must not
+      // land on the page, whose silent sign-in would open a new session at once.
+      return reply.redirect(`/auth/signed-out${uiLocales ? `?${new URLSearchParams({ ui_locales: uiLocales })}` : ''}`);
+    }
     const endSession = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: `${publicUrl}/`,
       ...(uiLocales ? { ui_locales: uiLocales } : {}),
@@ -150,6 +198,22 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     });
     return reply.redirect(endSession.href);
   });
+
+  app.get('/auth/signed-out', async (request, reply) => {
+    const uiLocales = logoutQuery.safeParse(request.query).data?.ui_locales;
+    const language = chooseIdpLanguage({ uiLocales, acceptLanguage: request.headers['accept-language'] });
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderSignedOutPage(language));
+  });
+}
+
+/** The membership an external sign-in stands for: by e-mail address, in the organisation of the claim. */
+async function externalMembership(accounts: AccountsRepository, claims: SessionClaims, emailVerified: unknown) {
+  // An issuer that says the address is not verified does not get to choose whose membership it is.
+  if (!claims.email || emailVerified === false || !orgIdSchema.safeParse(claims.org_id).success) return undefined;
+  return accounts.findMembershipByEmail(claims.org_id, claims.email);
 }
 
 function safeJson(text: string): unknown {

@@ -34,7 +34,8 @@ export interface TestServer {
  * PostgreSQL of TEST_DATABASE_URL (a fresh schema each time) when the suite runs against it.
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const port = await freePort();
+  // A caller that must know the address first (an external issuer registers it) passes PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: String(port),
