@@ -1,5 +1,5 @@
 import type { ApiError } from '@users-admin/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiProblem, sendErrorDocument } from '../lib/api-errors.ts';
@@ -53,3 +53,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     ]),
   );
 });
+
+/** A request Fastify refuses before routing (a malformed URL, a path parameter too long). */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
+  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return sendErrorDocument(reply, statusCode, [
+    { status: String(statusCode), code: 'bad_request', title: 'Bad request', detail: 'The address is not valid.' },
+  ]);
+}
