@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_CLIENT_ID } from '../src/auth/identity-provider.ts';
 import { cookieSecurity } from '../src/auth/sessions.ts';
 import { followUntilCallback, setCookieOf, signInUntilCallback } from './support/auth-flow.ts';
+import { HOSTILE_REDIRECTS } from './support/hostile-values.ts';
 import { CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -171,6 +172,13 @@ describe('session cookies and the sign-in flow', () => {
         },
       );
       expect(list.status).toBe(401);
+    });
+  });
+
+  describe('the way back after sign-in', () => {
+    it.each(HOSTILE_REDIRECTS)('lands on this server for post_auth_redirect_path %j', async (path) => {
+      const { jar } = await signIn(server.baseUrl, ADMIN.email, ADMIN.password, path);
+      expect(new URL(jar.lastUrl).origin).toBe(server.baseUrl);
     });
   });
 

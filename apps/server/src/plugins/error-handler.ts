@@ -4,6 +4,14 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiProblem, sendErrorDocument } from '../lib/api-errors.ts';
 
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
 /**
  * Turns every error into a JSON:API error document: validation errors name the offending
  * parameter and say what is accepted; 5xx answer a generic message, the detail goes to the log.
@@ -38,7 +46,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     // A client error raised by Fastify itself (bad JSON, body too large, unsupported media type).
     return sendErrorDocument(reply, statusCode, [
-      { status: String(statusCode), code: error.code ?? 'bad_request', title: 'Bad request', detail: error.message },
+      // Fastify's own error codes (FST_ERR_…) name internals; the status and the message say enough.
+      {
+        status: String(statusCode),
+        code: CLIENT_ERROR_CODES[statusCode] ?? 'bad_request',
+        title: 'Bad request',
+        detail: error.message,
+      },
     ]);
   });
 
