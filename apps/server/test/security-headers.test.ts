@@ -122,8 +122,9 @@ describe('security headers', () => {
     expectNoInlineScript(chooseHtml, 'organisation choice');
     expectNoInlineStyle(chooseHtml, 'organisation choice');
 
+    // The provider asks for confirmation when the sign-out request does not prove who asks.
     const { jar: admin } = await signIn(server.baseUrl, 'admin@acme.example', 'admin');
-    const confirm = await admin.follow(`${server.baseUrl}/auth/logout`);
+    const confirm = await admin.follow(`${server.baseUrl}/idp/session/end`);
     const confirmHtml = await confirm.text();
     expect(confirmHtml).toContain('op.logoutForm');
     expectSecurityHeaders(confirm, 'sign-out confirmation');
