@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORGS } from '../src/db/seed.ts';
 import { setCookieOf } from './support/auth-flow.ts';
 import { HOSTILE_REDIRECTS } from './support/hostile-values.ts';
-import { type CookieJar, signIn } from './support/sign-in.ts';
+import { CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
 const SESSION_SECRET = 'hostile-parameters-test-secret-0123456789';
@@ -260,8 +260,7 @@ describe('hostile parameters on every endpoint', () => {
   });
 
   it('the sign-in form takes any body without a 5xx', async () => {
-    const jar = (await import('./support/sign-in.ts')).CookieJar;
-    const form = new jar();
+    const form = new CookieJar();
     const page = await form.follow(`${server.baseUrl}/auth/start`);
     const action = new URL(/action="([^"]+)"/.exec(await page.text())?.[1] ?? '', server.baseUrl);
     const body = fc.oneof(
@@ -290,5 +289,25 @@ describe('hostile parameters on every endpoint', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('answers an address with a control character as a wrong sign-in (NUL once reached PostgreSQL: a 500)', async () => {
+    const form = new CookieJar();
+    const page = await form.follow(`${server.baseUrl}/auth/start`);
+    const action = new URL(/action="([^"]+)"/.exec(await page.text())?.[1] ?? '', server.baseUrl);
+    for (const body of [
+      'email=%00&password=x',
+      'email=admin%40acme.example%00&password=admin',
+      'email=%1F&password=%00',
+    ]) {
+      const response = await fetch(action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: form.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      expect(response.status, body).toBe(401);
+      expect(await response.text()).toContain('The email or password is not right.');
+    }
   });
 });

@@ -8,7 +8,13 @@ import type { AttemptVerdict, SignInLimiter } from '../auth/sign-in-limiter.ts';
 import { IDP_CSS, renderChooseOrganizationPage, renderErrorPage, renderSignInPage } from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
-const signInBody = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+// An address with a control character cannot be anyone's (and NUL cannot even be sent to PostgreSQL).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+const emailSchema = z
+  .string()
+  .max(320)
+  .regex(/^[^\u0000-\u001f\u007f]*$/);
+const signInBody = z.object({ email: emailSchema, password: z.string().max(1024) });
 const chooseBody = z.object({ membership: z.string().max(64) });
 /** An error oidc-provider raises for a bad request: an OAuth error code and a 4xx status. */
 const providerRefusal = z.object({
