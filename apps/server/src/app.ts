@@ -9,12 +9,14 @@ import {
 } from './auth/identity-provider.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
-import { createSessionStore } from './auth/sessions.ts';
+import { cookieSecurity, createSessionStore } from './auth/sessions.ts';
+import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
 import { createUsersRepository } from './repositories/users-repository.ts';
@@ -26,21 +28,33 @@ import { usersRoutes } from './routes/users.ts';
 
 /** Builds the server: plugins first, then the identity provider, then the routes. */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
+  const https = config.publicUrl.startsWith('https:');
+  const securityHeaders = createSecurityHeaders({
+    app: config.app,
+    externalIssuer: config.externalIssuer?.issuer,
+    https,
+  });
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    // Answers Fastify makes before routing (a malformed URL) get the same headers and error document.
+    frameworkErrors: (error, request, reply) => {
+      securityHeaders(request.raw, reply.raw);
+      return sendFrameworkError(error, reply);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const { db } = database;
   const secrets = await loadSecrets(db, config.sessionSecret);
-  const secure = config.publicUrl.startsWith('https:');
+  const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
   await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin, { apply: securityHeaders });
   await app.register(cookie, { secret: secrets.cookieSecret });
   await app.register(openApiPlugin);
 
@@ -54,7 +68,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       sessionTtlSeconds: config.idpSessionTtlSeconds,
     });
-    await app.register(identityProviderPlugin, { provider, accounts });
+    const limiter = createSignInLimiter(db, config.signInLimits);
+    await app.register(identityProviderPlugin, { provider, accounts, limiter });
     oidcClientOptions = {
       issuer: `${config.publicUrl}${EMBEDDED_ISSUER_PATH}`,
       clientId: EMBEDDED_CLIENT_ID,

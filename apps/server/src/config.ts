@@ -27,6 +27,21 @@ export const REFERENCE_SCRIPTS = {
   globalNavigator: '/mfe/global-navigator.js',
 } as const;
 
+/**
+ * Fastify's trustProxy: `true` trusts every proxy, anything else is a comma-separated list of
+ * proxy addresses or CIDR ranges. Unset or `false`: no proxy is trusted. (A hop count is not
+ * offered: Fastify 5 treats it as trusting nothing, since it cannot check the nearest peer.)
+ */
+export type TrustProxy = boolean | string;
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value): TrustProxy => {
+    if (value === undefined || value === '' || value === 'false') return false;
+    return value === 'true' ? true : value;
+  });
+
 /** Every setting the server reads, parsed once from the environment (documented in README.md). */
 const environmentSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -58,6 +73,9 @@ const environmentSchema = z.object({
   LAUNCHPAD_URL: urlOrPath,
   MONITORING_SCRIPT_URL: urlOrPath,
   GLOBAL_NAVIGATOR_SCRIPT_URL: urlOrPath,
+  TRUST_PROXY: trustProxy,
+  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_WINDOW: z.coerce.number().int().min(1).default(900),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -81,6 +99,10 @@ export interface Config {
   seedDemo: boolean;
   webDist: string;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
+  trustProxy: TrustProxy;
+  /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
+  signInLimits: { maxAttempts: number; windowSeconds: number };
   /** What the page is told at start-up (SPEC.md §2, §7). */
   app: AppConfig;
 }
@@ -133,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === 'true',
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist')),
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },
     app: appConfigFrom(e),
   };
 }

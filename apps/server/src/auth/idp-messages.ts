@@ -13,6 +13,7 @@ const en = {
     submit: 'Sign in',
     wrongCredentials: 'The email or password is not right.',
     noOrganization: 'This account is not active in any organisation.',
+    tooManyAttempts: 'Too many sign-in attempts. Please try again in a few minutes.',
   },
   chooseOrganization: {
     title: 'Choose an organisation',
@@ -54,6 +55,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Anmelden',
       wrongCredentials: 'Die E-Mail-Adresse oder das Passwort ist nicht korrekt.',
       noOrganization: 'Dieses Konto ist in keiner Organisation aktiv.',
+      tooManyAttempts: 'Zu viele Anmeldeversuche. Bitte versuchen Sie es in einigen Minuten erneut.',
     },
     chooseOrganization: {
       title: 'Organisation auswählen',
@@ -88,6 +90,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Iniciar sesión',
       wrongCredentials: 'El correo electrónico o la contraseña no son correctos.',
       noOrganization: 'Esta cuenta no está activa en ninguna organización.',
+      tooManyAttempts: 'Demasiados intentos de inicio de sesión. Vuelva a intentarlo dentro de unos minutos.',
     },
     chooseOrganization: {
       title: 'Elegir una organización',
@@ -122,6 +125,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Se connecter',
       wrongCredentials: 'L’adresse e-mail ou le mot de passe est incorrect.',
       noOrganization: 'Ce compte n’est actif dans aucune organisation.',
+      tooManyAttempts: 'Trop de tentatives de connexion. Veuillez réessayer dans quelques minutes.',
     },
     chooseOrganization: {
       title: 'Choisir une organisation',
@@ -156,6 +160,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Accedi',
       wrongCredentials: 'L’indirizzo email o la password non sono corretti.',
       noOrganization: 'Questo account non è attivo in nessuna organizzazione.',
+      tooManyAttempts: 'Troppi tentativi di accesso. Riprovare tra qualche minuto.',
     },
     chooseOrganization: {
       title: 'Scegli un’organizzazione',
@@ -190,6 +195,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'サインイン',
       wrongCredentials: 'メールアドレスまたはパスワードが正しくありません。',
       noOrganization: 'このアカウントは、どの組織でも有効になっていません。',
+      tooManyAttempts: 'サインインの試行回数が多すぎます。数分後にもう一度お試しください。',
     },
     chooseOrganization: {
       title: '組織を選択',
@@ -224,6 +230,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Aanmelden',
       wrongCredentials: 'Het e-mailadres of het wachtwoord is onjuist.',
       noOrganization: 'Dit account is in geen enkele organisatie actief.',
+      tooManyAttempts: 'Te veel aanmeldpogingen. Probeer het over een paar minuten opnieuw.',
     },
     chooseOrganization: {
       title: 'Organisatie kiezen',
@@ -258,6 +265,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: 'Entrar',
       wrongCredentials: 'O e-mail ou a senha não estão corretos.',
       noOrganization: 'Esta conta não está ativa em nenhuma organização.',
+      tooManyAttempts: 'Muitas tentativas de login. Tente novamente em alguns minutos.',
     },
     chooseOrganization: {
       title: 'Escolha uma organização',
@@ -292,6 +300,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       submit: '登录',
       wrongCredentials: '电子邮件地址或密码不正确。',
       noOrganization: '此账号未在任何组织中启用。',
+      tooManyAttempts: '登录尝试次数过多。请几分钟后重试。',
     },
     chooseOrganization: {
       title: '选择组织',

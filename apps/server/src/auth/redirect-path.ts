@@ -17,5 +17,7 @@ export function safeRedirectPath(path: unknown, origin: string): string {
   }
   const url = new URL(path, origin);
   if (url.origin !== new URL(origin).origin) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  const result = `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments are resolved by the parse: `/.//evil.example` comes out as `//evil.example`.
+  return /^[/\\][/\\]/.test(result) ? '/' : result;
 }

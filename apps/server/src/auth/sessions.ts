@@ -17,13 +17,21 @@ export type SessionLookup =
   | { state: 'expired'; session: Session }
   | { state: 'valid'; session: Session };
 
+/**
+ * The `secure` option of every cookie: always on an https PUBLIC_URL; else 'auto', Secure when
+ * Fastify's request.protocol is https, which only a trusted proxy (TRUST_PROXY) can make it.
+ */
+export function cookieSecurity(publicUrl: string): true | 'auto' {
+  return publicUrl.startsWith('https:') ? true : 'auto';
+}
+
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /**
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
  * its hash, so any server instance can serve any request and a restart signs nobody out.
  */
-export function createSessionStore(db: Db, options: { secure: boolean; ttlSeconds: number }) {
+export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; ttlSeconds: number }) {
   const cookieOptions = {
     httpOnly: true,
     sameSite: 'lax' as const,

@@ -59,7 +59,7 @@ ${body}
 </html>`.value;
 }
 
-export type SignInError = 'wrongCredentials' | 'noOrganization';
+export type SignInError = 'wrongCredentials' | 'noOrganization' | 'tooManyAttempts';
 
 /** The identity provider's sign-in page: plain HTML, no script, works without JavaScript. */
 export function renderSignInPage(options: {

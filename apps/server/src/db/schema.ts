@@ -13,6 +13,7 @@ export interface Database {
   org_data_versions: OrgDataVersionsTable;
   user_search_counts: UserSearchCountsTable;
   user_page_anchors: UserPageAnchorsTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 /** Every 1,000th sort key of a list (order and filters) at one data version of an organisation. */
@@ -116,4 +117,12 @@ export interface AppSecretsTable {
   name: string;
   value: string;
   created_at: Generated<Date>;
+}
+
+/** Sign-in attempts of one e-mail address from one client address in the current window. */
+export interface SignInAttemptsTable {
+  /** SHA-256 of the lower-case e-mail address and the client address. */
+  key: string;
+  window_started_at: ColumnType<Date, Date, Date>;
+  attempts: number;
 }

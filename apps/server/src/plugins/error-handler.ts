@@ -1,8 +1,16 @@
 import type { ApiError } from '@users-admin/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiProblem, sendErrorDocument } from '../lib/api-errors.ts';
+
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
 
 /**
  * Turns every error into a JSON:API error document: validation errors name the offending
@@ -38,7 +46,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     // A client error raised by Fastify itself (bad JSON, body too large, unsupported media type).
     return sendErrorDocument(reply, statusCode, [
-      { status: String(statusCode), code: error.code ?? 'bad_request', title: 'Bad request', detail: error.message },
+      // Fastify's own error codes (FST_ERR_…) name internals; the status and the message say enough.
+      {
+        status: String(statusCode),
+        code: CLIENT_ERROR_CODES[statusCode] ?? 'bad_request',
+        title: 'Bad request',
+        detail: error.message,
+      },
     ]);
   });
 
@@ -53,3 +67,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     ]),
   );
 });
+
+/** A request Fastify refuses before routing (a malformed URL, a path parameter too long). */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
+  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return sendErrorDocument(reply, statusCode, [
+    { status: String(statusCode), code: 'bad_request', title: 'Bad request', detail: 'The address is not valid.' },
+  ]);
+}

@@ -4,11 +4,24 @@ import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { EMBEDDED_ISSUER_PATH } from '../auth/identity-provider.ts';
 import { chooseIdpLanguage } from '../auth/idp-messages.ts';
-import { IDP_CSS, renderChooseOrganizationPage, renderSignInPage } from '../auth/sign-in-page.ts';
+import type { AttemptVerdict, SignInLimiter } from '../auth/sign-in-limiter.ts';
+import { IDP_CSS, renderChooseOrganizationPage, renderErrorPage, renderSignInPage } from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
-const signInBody = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+// An address with a control character cannot be anyone's (and NUL cannot even be sent to PostgreSQL).
+const emailSchema = z
+  .string()
+  .max(320)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+  .regex(/^[^\u0000-\u001f\u007f]*$/);
+const signInBody = z.object({ email: emailSchema, password: z.string().max(1024) });
 const chooseBody = z.object({ membership: z.string().max(64) });
+/** An error oidc-provider raises for a bad request: an OAuth error code and a 4xx status. */
+const providerRefusal = z.object({
+  statusCode: z.number().int().min(400).max(499),
+  error: z.string(),
+  error_description: z.string().optional(),
+});
 const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.string()) }) });
 
 /**
@@ -17,9 +30,9 @@ const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.stri
  */
 export async function identityProviderPlugin(
   app: FastifyInstance,
-  options: { provider: Provider; accounts: AccountsRepository },
+  options: { provider: Provider; accounts: AccountsRepository; limiter: SignInLimiter },
 ) {
-  const { provider, accounts } = options;
+  const { provider, accounts, limiter } = options;
   const callback = provider.callback();
 
   // The provider reads request bodies itself, so Fastify must leave them unread under /idp.
@@ -54,6 +67,16 @@ export async function identityProviderPlugin(
       return reply.redirect(redirectTo, 303);
     };
 
+    // The provider's refusals (an interaction that expired or never existed, a missing cookie) are
+    // pages for a person: the error page in their language, with the provider's status.
+    interaction.setErrorHandler((error, request, reply) => {
+      const refusal = providerRefusal.safeParse(error);
+      if (!refusal.success) throw error;
+      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
+      const { statusCode, error: code, error_description } = refusal.data;
+      return sendHtml(reply, renderErrorPage(language, code, error_description), statusCode);
+    });
+
     interaction.get('/interaction/idp.css', (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(IDP_CSS),
     );
@@ -70,11 +93,19 @@ export async function identityProviderPlugin(
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const body = signInBody.safeParse(request.body);
       const email = body.success ? body.data.email : '';
+      const action = `/interaction/${details.uid}/login`;
+      // Counted before the password is checked: a refused attempt says nothing about the password.
+      const verdict: AttemptVerdict = body.success ? await limiter.attempt(email, request.ip) : { allowed: true };
+      if (!verdict.allowed) {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        const language = languageOf(request, details);
+        return sendHtml(reply, renderSignInPage({ language, action, email, error: 'tooManyAttempts' }), 429);
+      }
       const memberships = body.success ? await accounts.authenticate(email, body.data.password) : undefined;
+      if (memberships?.length) await limiter.succeeded(email, request.ip);
       if (!memberships?.length) {
         const error = memberships ? 'noOrganization' : 'wrongCredentials';
         const language = languageOf(request, details);
-        const action = `/interaction/${details.uid}/login`;
         return sendHtml(reply, renderSignInPage({ language, action, email, error }), 401);
       }
       const [only] = memberships;

@@ -6,7 +6,7 @@ import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
 import type { SessionStore } from '../auth/sessions.ts';
-import { renderSignedOutPage } from '../auth/sign-in-page.ts';
+import { renderErrorPage, renderSignedOutPage } from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const TRANSACTION_COOKIE = 'auth_tx';
@@ -35,7 +35,8 @@ export interface AuthRoutesOptions {
   oidc: OidcClient;
   sessions: SessionStore;
   publicUrl: string;
-  secure: boolean;
+  /** `'auto'`: Secure when the request arrived over https (directly or from a trusted proxy). */
+  secure: boolean | 'auto';
   orgClaim: string;
   localeClaim: string;
   scopes: string;
@@ -133,6 +134,21 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       return reply.redirect(`/login/callback?${params}`);
     };
 
+    // A callback this browser's transaction did not ask for (a code sent to someone else, a replay,
+    // a response that fails validation) is refused with a page that says so. A silent sign-in still
+    // answers through /oidc/callback: only that page can tell the waiting page in the frame.
+    const refuse = (code: string) => {
+      request.log.warn({ code }, 'sign-in callback refused');
+      if (transaction.silent) return finish('error', code);
+      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
+      return reply
+        .code(400)
+        .type('text/html; charset=utf-8')
+        .send(renderErrorPage(language, code, undefined));
+    };
+    const { state } = request.query as Record<string, unknown>;
+    if (typeof state !== 'string' || state !== transaction.state) return refuse('invalid_state');
+
     try {
       const configuration = await oidc.configuration();
       const currentUrl = new URL(request.url, publicUrl);
@@ -174,9 +190,14 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       });
       return finish('success');
     } catch (error) {
-      const code = error instanceof client.AuthorizationResponseError ? error.error : 'server_error';
-      if (code === 'server_error') request.log.error({ err: error }, 'sign-in callback failed');
-      return finish('error', code);
+      // The identity provider said no (login_required, access_denied…): the page deals with it.
+      if (error instanceof client.AuthorizationResponseError) return finish('error', error.error);
+      // The token endpoint refused the code: replayed, expired, or not this PKCE verifier's.
+      if (error instanceof client.ResponseBodyError) return refuse(error.error);
+      // The answer failed a check of openid-client (the ID token's nonce, issuer, audience…).
+      if (error instanceof client.ClientError && error.code?.startsWith('OAUTH_')) return refuse('invalid_response');
+      request.log.error({ err: error }, 'sign-in callback failed');
+      return finish('error', 'server_error');
     }
   });
 
