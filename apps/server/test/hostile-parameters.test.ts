@@ -249,7 +249,7 @@ describe('hostile parameters on every endpoint', () => {
         );
         expect(start.status).toBe(302);
         const raw = decodeURIComponent(setCookieOf(start, 'auth_tx')?.split(';')[0]?.slice('auth_tx='.length) ?? '');
-        const transaction = JSON.parse(raw.slice(0, raw.lastIndexOf('.'))) as { redirectPath: string };
+        const [transaction] = JSON.parse(raw.slice(0, raw.lastIndexOf('.'))) as [{ redirectPath: string }];
         expect(transaction.redirectPath.startsWith('/')).toBe(true);
         // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must never come back.
         expect(transaction.redirectPath).not.toMatch(/^[/\\][/\\]|[\u0000-\u001f\\]/);

@@ -191,10 +191,11 @@ describe('session cookies and the sign-in flow', () => {
     };
     const transactionOf = (jar: CookieJar) => {
       const raw = decodeURIComponent(/(?:^|; )auth_tx=([^;]+)/.exec(jar.header())?.[1] ?? '');
-      return JSON.parse(unsign(raw, SESSION_SECRET).value ?? '{}') as Record<string, unknown>;
+      const pending = JSON.parse(unsign(raw, SESSION_SECRET).value ?? '[]') as Record<string, unknown>[];
+      return pending.at(-1) ?? {};
     };
     const withTransaction = (transaction: Record<string, unknown>) =>
-      `auth_tx=${encodeURIComponent(sign(JSON.stringify(transaction), SESSION_SECRET))}`;
+      `auth_tx=${encodeURIComponent(sign(JSON.stringify([transaction]), SESSION_SECRET))}`;
 
     /** A refused callback: a 4xx page that says so, no session cookie, no session row. */
     const expectRefused = async (answer: Response, sessionsBefore: number) => {
@@ -217,6 +218,25 @@ describe('session cookies and the sign-in flow', () => {
       const wrong = new URL(callback);
       wrong.searchParams.set('state', 'not-the-state');
       await expectRefused(await fetch(wrong, { redirect: 'manual', headers: { cookie: jar.header() } }), count);
+    });
+
+    it('keeps a full sign-in waiting at the form when a silent renewal runs in another tab meanwhile', async () => {
+      const jar = new CookieJar();
+      const form = await jar.follow(`${server.baseUrl}/auth/start?post_auth_redirect_path=%2Fusers`);
+      const action = /action="([^"]+)"/.exec(await form.text())?.[1];
+      expect(action).toBeDefined();
+      // The other tab's hidden frame: not signed in at the provider yet, so it ends in login_required.
+      const silent = await jar.follow(`${server.baseUrl}/auth/start?callback_mode=silent&prompt=none`);
+      expect(jar.lastUrl).toMatch(/\/oidc\/callback\?status=error&error=login_required$/);
+      expect(silent.status).toBeLessThan(500);
+      const landing = await jar.follow(new URL(action ?? '', server.baseUrl).href, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(ADMIN).toString(),
+      });
+      expect(new URL(jar.lastUrl).pathname).toBe('/users');
+      expect(landing.status).toBeLessThan(500);
+      expect((await userinfo(jar.header())).status).toBe(200);
     });
 
     it('refuses a callback without a state', async () => {

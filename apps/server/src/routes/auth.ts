@@ -28,8 +28,17 @@ const transactionSchema = z.object({
   verifier: z.string(),
   redirectPath: z.string(),
   silent: z.boolean(),
+  expiresAt: z.number(),
 });
 type Transaction = z.infer<typeof transactionSchema>;
+
+/**
+ * Sign-ins under way in this browser, newest last: a silent renewal in one tab must not spoil a
+ * full sign-in waiting at the provider's form in another, so each callback finds its own by state.
+ */
+const MAX_PENDING_TRANSACTIONS = 3;
+const TRANSACTION_TTL_SECONDS = 600;
+const pendingSchema = z.array(transactionSchema).max(MAX_PENDING_TRANSACTIONS);
 
 export interface AuthRoutesOptions {
   oidc: OidcClient;
@@ -60,7 +69,19 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     secure: options.secure,
     path: '/auth',
     signed: true,
-    maxAge: 600,
+    maxAge: TRANSACTION_TTL_SECONDS,
+  };
+
+  /** The unexpired sign-ins of the transaction cookie; undefined when it is absent or forged. */
+  const pendingTransactions = (request: FastifyRequest): Transaction[] | undefined => {
+    const raw = request.cookies[TRANSACTION_COOKIE];
+    const unsigned = raw ? request.unsignCookie(raw) : undefined;
+    const parsed = unsigned?.valid && unsigned.value ? pendingSchema.safeParse(safeJson(unsigned.value)) : undefined;
+    return parsed?.success ? parsed.data.filter((transaction) => transaction.expiresAt > Date.now()) : undefined;
+  };
+  const keepPending = (reply: FastifyReply, pending: Transaction[]) => {
+    if (pending.length === 0) reply.clearCookie(TRANSACTION_COOKIE, { path: '/auth' });
+    else reply.setCookie(TRANSACTION_COOKIE, JSON.stringify(pending), transactionCookie);
   };
 
   /**
@@ -97,6 +118,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       verifier: client.randomPKCECodeVerifier(),
       redirectPath: safeRedirectPath(params.post_auth_redirect_path, publicUrl),
       silent: params.callback_mode === 'silent',
+      expiresAt: Date.now() + TRANSACTION_TTL_SECONDS * 1000,
     };
     const authorizationUrl = client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
@@ -108,22 +130,25 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       ...(transaction.silent ? { prompt: 'none' } : params.prompt ? { prompt: params.prompt } : {}),
       ...(params.ui_locales ? { ui_locales: params.ui_locales } : {}),
     });
-    reply.setCookie(TRANSACTION_COOKIE, JSON.stringify(transaction), transactionCookie);
+    keepPending(reply, [...(pendingTransactions(request) ?? []), transaction].slice(-MAX_PENDING_TRANSACTIONS));
     return reply.redirect(authorizationUrl.href);
   });
 
   app.get('/auth/callback', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const raw = request.cookies[TRANSACTION_COOKIE];
-    const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    reply.clearCookie(TRANSACTION_COOKIE, { path: '/auth' });
-    const parsed =
-      unsigned?.valid && unsigned.value ? transactionSchema.safeParse(safeJson(unsigned.value)) : undefined;
-    if (!parsed?.success) {
+    const pending = pendingTransactions(request) ?? [];
+    const { state } = request.query as Record<string, unknown>;
+    const own = pending.find((candidate) => candidate.state === state);
+    keepPending(
+      reply,
+      pending.filter((candidate) => candidate !== own),
+    );
+    // Without its own transaction, the newest one says whether the answer goes to a hidden frame.
+    const transaction = own ?? pending.at(-1);
+    if (!transaction) {
       const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
       return reply.code(400).type('text/plain; charset=utf-8').send(idpMessages(language).error.expired);
     }
-    const transaction = parsed.data;
     const finish = (status: 'success' | 'error', error?: string) => {
       if (transaction.silent) {
         const params = new URLSearchParams({ status, ...(error ? { error } : {}) });
@@ -146,7 +171,6 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         .type('text/html; charset=utf-8')
         .send(renderErrorPage(language, code, undefined));
     };
-    const { state } = request.query as Record<string, unknown>;
     if (typeof state !== 'string' || state !== transaction.state) return refuse('invalid_state');
 
     try {
