@@ -1,5 +1,8 @@
 import { createTheme, type ThemeOptions } from '@mui/material/styles';
+import { LabelledTabScrollButton } from '../components/tabs/labelled-tab-scroll-button.tsx';
 import { lineClamp, designTokens as tokens } from '../config/design-tokens.ts';
+import en from '../locales/en/translation.json';
+import { designSystemTexts } from './design-system-texts.ts';
 
 const { breakpoints: bp, gridColumns, iconSize, modal, toast, tooltip, skeleton, sideSheet } = tokens;
 const px = (value: number) => `${value / 16}rem`;
@@ -17,6 +20,8 @@ export const themeOptions: ThemeOptions = {
   breakpoints: { values: { xs: 0, sm: bp.sm.min, md: bp.md.min, lg: bp.lg.min, xl: bp.xl.min } },
   spacing: tokens.spacingUnit,
   tokens,
+  // English; LocaleThemeProvider puts in the page's language, as it does MUI's own texts.
+  texts: designSystemTexts(en),
   mixins: { toolbar: { minHeight: tokens.header.height } },
   palette: {
     primary: { main: '#1565c0', contrastText: '#ffffff' },
@@ -113,6 +118,9 @@ export const themeOptions: ThemeOptions = {
         itemsBeforeCollapse: 1,
         itemsAfterCollapse: tokens.breadcrumbs.maxItemsDesktop - 1,
       },
+    },
+    MuiTabs: {
+      defaultProps: { slots: { scrollButtons: LabelledTabScrollButton } },
     },
     MuiButtonBase: {
       styleOverrides: {
