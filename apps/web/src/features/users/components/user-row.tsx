@@ -8,8 +8,10 @@ import type { UserStatus } from '@users-admin/contract';
 import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
+import { lineClamp } from '../../../config/design-tokens.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import type { User } from '../api/get-users.ts';
+import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { NARROW_ONLY, WIDE_ONLY } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
@@ -42,6 +44,13 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
+/**
+ * Names and addresses come from directories and can be anything: a 300-character word would make a
+ * row hundreds of pixels tall. Each wraps anywhere, stops at two lines with an ellipsis, and shows
+ * in full on hover (title; the row's accessible names carry the full text).
+ */
+const AT_MOST_TWO_LINES = { ...lineClamp(2), overflowWrap: 'anywhere', textOverflow: 'ellipsis' } as const;
+
 /** Drawn as MUI draws a disabled checkbox, but it keeps its focus ring. */
 const NOT_SELECTABLE = {
   color: 'action.disabled',
@@ -58,6 +67,8 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle }: UserR
   const userType = t(user.isSystemAdmin ? 'users.userType.systemAdmin' : 'users.userType.user');
   const externalReason = t('users.selection.externalTooltip');
   const reasonId = useId();
+  const shownName = revealBidiControls(user.name);
+  const shownEmail = revealBidiControls(user.email);
 
   return (
     <TableRow hover selected={selected}>
@@ -99,11 +110,11 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle }: UserR
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, md: 1.5 }, minWidth: 0 }}>
           <UserAvatar user={user} />
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-              {user.name}
+            <Typography variant="body2" title={shownName} sx={{ ...AT_MOST_TWO_LINES, fontWeight: 600 }}>
+              {shownName}
             </Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary', overflowWrap: 'anywhere' }}>
-              <EmailText email={user.email} />
+            <Typography variant="body2" title={shownEmail} sx={{ ...AT_MOST_TWO_LINES, color: 'text.secondary' }}>
+              <EmailText email={shownEmail} />
             </Typography>
             <Typography variant="body2" sx={{ color: 'text.secondary', ...NARROW_ONLY }}>
               {dataSource} · {userType}
