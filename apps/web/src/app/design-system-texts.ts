@@ -1,4 +1,5 @@
 import type { ThemeOptions } from '@mui/material/styles';
+import type { TFunction } from 'i18next';
 import type { LocaleTranslation } from '../locales/translation-types.ts';
 
 /**
@@ -24,17 +25,12 @@ export function designSystemTexts(translation: LocaleTranslation): DesignSystemT
   };
 }
 
-type Translate = (
-  key: 'users.pagination.rowsPerPage' | 'users.pagination.moreThan' | 'users.pagination.displayedRows',
-  values?: Record<string, number>,
-) => string;
-
 /**
  * The theme's locale of one language beyond MUI's: the texts above, and the generic pagination's
  * defaults (SPEC.md §9: "Rows per page:" and "more than N") in the page's own words, so that a
  * pagination without labels reads as the Users page's does (MUI's locales word some differently).
  */
-export function designSystemLocalization(translation: LocaleTranslation, t: Translate): ThemeOptions {
+export function designSystemLocalization(translation: LocaleTranslation, t: TFunction): ThemeOptions {
   return {
     texts: designSystemTexts(translation),
     components: {
