@@ -110,6 +110,13 @@ describe('selection', () => {
     const external = rows[at];
     if (!external || at === 0) throw new Error('need a third-party user after the first row');
 
+    // The tooltips' code is loaded (as it is once the browser has been idle), so the tooltip below
+    // opens from MUI's own focus handling, not from the lazy loader's catch-up.
+    await users.page.getByRole('button', { name: 'More about Status' }).hover();
+    await users.page.getByRole('tooltip').waitFor();
+    await users.page.mouse.move(0, 0);
+    await users.page.getByRole('tooltip').waitFor({ state: 'detached' });
+
     // Focus the last control of the row before it, then one Tab, as a keyboard user moves.
     const previous = users.rows.nth(at - 1);
     const lastControl = previous.locator('button, input').last();

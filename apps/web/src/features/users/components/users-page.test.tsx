@@ -224,8 +224,8 @@ describe('Users page', () => {
       .getByRole('button', { name: 'Contact support' })
       .focus();
     await user.tab();
-    expect(external()).toHaveFocus();
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('You cannot select Third party users');
+    // (The tooltip opening on this focus is proved in Chromium, users-selection.spec.ts: jsdom does
+    // not match :focus-visible after a Tab, which MUI's Tooltip asks for.)
     await waitFor(() => expect(external()).toHaveFocus());
     expect(external()).toHaveAccessibleDescription('You cannot select Third party users');
 
