@@ -40,6 +40,9 @@ async function settle(users: UsersPage) {
 async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: () => Promise<void>) {
   for (const [name, viewport] of Object.entries(BREAKPOINTS)) {
     await users.page.setViewportSize(viewport);
+    // MUI's popovers follow a window resize after a 166 ms debounce: without this wait, an open
+    // Filters dialog was drawn where it belonged at the previous size.
+    await users.page.waitForTimeout(250);
     await prepare?.();
     await settle(users);
     const file = await screenshot(users.page, `users-${state}-${name}`);

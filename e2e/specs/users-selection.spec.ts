@@ -102,6 +102,72 @@ describe('selection', () => {
     expect(await tooltip.textContent()).toBe('You cannot select Third party users');
   });
 
+  it('a keyboard reaches a third-party user’s checkbox: the tooltip shows, a screen reader hears why, Space does nothing', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const rows = await users.readRows();
+    const at = rows.findIndex((row) => row.checkbox.disabled);
+    const external = rows[at];
+    if (!external || at === 0) throw new Error('need a third-party user after the first row');
+
+    // The tooltips' code is loaded (as it is once the browser has been idle), so the tooltip below
+    // opens from MUI's own focus handling, not from the lazy loader's catch-up.
+    await users.page.getByRole('button', { name: 'More about Status' }).hover();
+    await users.page.getByRole('tooltip').waitFor();
+    await users.page.mouse.move(0, 0);
+    await users.page.getByRole('tooltip').waitFor({ state: 'detached' });
+
+    // Focus the last control of the row before it, then one Tab, as a keyboard user moves.
+    const previous = users.rows.nth(at - 1);
+    const lastControl = previous.locator('button, input').last();
+    await lastControl.focus();
+    await users.page.keyboard.press('Tab');
+    const checkbox = users.rowCheckbox(external.name);
+    await expect.poll(() => checkbox.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    // The tooltip opens on keyboard focus, next to the checkbox (just above or below, overlapping it sideways).
+    const tooltip = users.page.getByRole('tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.textContent()).toBe('You cannot select Third party users');
+    const [tip, box] = await Promise.all([tooltip.boundingBox(), checkbox.boundingBox()]);
+    if (!tip || !box) throw new Error('tooltip or checkbox not laid out');
+    expect(tip.x < box.x + box.width && tip.x + tip.width > box.x).toBe(true);
+    expect(Math.min(Math.abs(tip.y - (box.y + box.height)), Math.abs(box.y - (tip.y + tip.height)))).toBeLessThan(24);
+
+    // What assistive technology gets: a checkbox, named for the user, unavailable, described by the reason.
+    expect(await checkbox.getAttribute('aria-disabled')).toBe('true');
+    expect(await checkbox.evaluate((input) => (input as HTMLInputElement).disabled)).toBe(false);
+    const description = await checkbox.evaluate((input) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim(),
+    );
+    expect(description).toBe('You cannot select Third party users');
+    const snapshot = await checkbox.ariaSnapshot();
+    expect(snapshot).toContain(`checkbox "Select ${external.name}"`);
+    expect(snapshot).toContain('[disabled]');
+    // Chromium's own accessibility tree agrees (what a screen reader reads).
+    const cdp = await users.context.newCDPSession(users.page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string }; description?: { value: string } }[];
+    };
+    const node = nodes.find((n) => n.role?.value === 'checkbox' && n.name?.value === `Select ${external.name}`);
+    expect(node?.description?.value).toBe('You cannot select Third party users');
+
+    // Space, the key that ticks a checkbox, leaves it unticked and selects nobody.
+    await users.page.keyboard.press('Space');
+    expect(await checkbox.isChecked()).toBe(false);
+    expect(await users.selectionText()).toBeNull();
+
+    // The header checkbox still leaves third-party users out.
+    await users.pageCheckbox.click();
+    await expect.poll(() => users.selectionText()).toMatch(/selected \(all on this page\)$/);
+    expect(await checkbox.isChecked()).toBe(false);
+    expect(await checkedNames(users)).not.toContain(external.name);
+  });
+
   it('"Select all 423 users" selects the whole list; unticking one offers it again', async () => {
     const users = await suite.open();
     await users.waitForList(1, 25, ACME_TOTAL);

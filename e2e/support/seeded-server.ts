@@ -116,10 +116,13 @@ export async function startSeededServer(
   browser: () => Promise<Browser>,
   accounts: Account[],
   env: Record<string, string> = {},
+  /** Changes the copy before the server opens it (e.g. through support/database.ts). */
+  prepare?: (dataDir: string) => Promise<void>,
 ): Promise<{ server: RunningServer; states: Record<string, StorageState> }> {
   const template = await seededTemplate(browser, accounts);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-e2e-'));
   cpSync(template.dataDir, dataDir, { recursive: true });
+  await prepare?.(dataDir);
   const server = await startServer({ ...env, DATA_DIR: dataDir });
   return {
     server: {

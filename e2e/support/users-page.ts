@@ -237,7 +237,11 @@ export class UsersPage {
           status: statusCell.firstElementChild?.textContent ?? '',
           rowAction: statusCell.querySelector('button')?.textContent ?? null,
           userType: cells[4]?.textContent ?? '',
-          checkbox: { disabled: checkbox.disabled, checked: checkbox.checked },
+          // A third-party user's checkbox is aria-disabled, not disabled, so that it can take focus.
+          checkbox: {
+            disabled: checkbox.disabled || checkbox.getAttribute('aria-disabled') === 'true',
+            checked: checkbox.checked,
+          },
         };
       }),
     );
@@ -409,12 +413,19 @@ export class Suite {
     return this.server.baseUrl;
   }
 
-  async start({ env = {} }: { env?: Record<string, string> } = {}) {
+  /** `prepare` changes the server's copy of the demo data before the server starts. */
+  async start({
+    env = {},
+    prepare,
+  }: {
+    env?: Record<string, string>;
+    prepare?: (dataDir: string) => Promise<void>;
+  } = {}) {
     // The browser starts while the server does; it is waited for only if the template must be made.
     const browser = launchBrowser();
     const [launched, seeded] = await Promise.all([
       browser,
-      startSeededServer(() => browser, [ACME_ADMIN, ACME_USER], env),
+      startSeededServer(() => browser, [ACME_ADMIN, ACME_USER], env, prepare),
     ]).catch(async (error: unknown) => {
       await browser.then((b) => b.close()).catch(() => {});
       throw error;

@@ -88,6 +88,11 @@ describe('the theme (SPEC.md §9)', () => {
       '& .MuiAlert-message:has(.MuiAlertTitle-root)': { WebkitLineClamp: 7 },
     });
     expect(components.MuiSnackbarContent?.styleOverrides?.root).toMatchObject({ minWidth: 272, maxWidth: 480 });
+    // Under the global navigator's bar, not over its Sign out.
+    expect(components.MuiSnackbar?.styleOverrides?.anchorOriginTopRight).toEqual({
+      top: 'calc(var(--global-navigator-height, 0px) + 8px)',
+      '@media (min-width:320px)': { top: 'calc(var(--global-navigator-height, 0px) + 24px)' },
+    });
     expect(components.MuiSnackbarContent?.styleOverrides?.message).toMatchObject({ WebkitLineClamp: 6 });
   });
 

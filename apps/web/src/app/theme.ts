@@ -1,5 +1,9 @@
 import { createTheme, type ThemeOptions } from '@mui/material/styles';
+import { LabelledTabScrollButton } from '../components/tabs/labelled-tab-scroll-button.tsx';
 import { lineClamp, designTokens as tokens } from '../config/design-tokens.ts';
+import en from '../locales/en/translation.json';
+import { GLOBAL_NAVIGATOR_HEIGHT_VARIABLE } from './app-config.ts';
+import { designSystemTexts } from './design-system-texts.ts';
 
 const { breakpoints: bp, gridColumns, iconSize, modal, toast, tooltip, skeleton, sideSheet } = tokens;
 const px = (value: number) => `${value / 16}rem`;
@@ -17,6 +21,8 @@ export const themeOptions: ThemeOptions = {
   breakpoints: { values: { xs: 0, sm: bp.sm.min, md: bp.md.min, lg: bp.lg.min, xl: bp.xl.min } },
   spacing: tokens.spacingUnit,
   tokens,
+  // English; LocaleThemeProvider puts in the page's language, as it does MUI's own texts.
+  texts: designSystemTexts(en),
   mixins: { toolbar: { minHeight: tokens.header.height } },
   palette: {
     primary: { main: '#1565c0', contrastText: '#ffffff' },
@@ -64,6 +70,12 @@ export const themeOptions: ThemeOptions = {
     MuiSnackbar: {
       defaultProps: { anchorOrigin: toast.anchorOrigin },
       styleOverrides: {
+        // Below the platform's global navigator (its height is set when it is there, app-config.ts),
+        // so a toast never covers its Sign out; MUI's own 8 px, 24 px from sm up, under it.
+        anchorOriginTopRight: {
+          top: `calc(var(${GLOBAL_NAVIGATOR_HEIGHT_VARIABLE}, 0px) + 8px)`,
+          [SM_UP]: { top: `calc(var(${GLOBAL_NAVIGATOR_HEIGHT_VARIABLE}, 0px) + 24px)` },
+        },
         // A toast is a Snackbar holding SnackbarContent or an Alert.
         root: {
           '& .MuiAlert-root': { minWidth: toast.minWidth, maxWidth: toast.maxWidth },
@@ -113,6 +125,9 @@ export const themeOptions: ThemeOptions = {
         itemsBeforeCollapse: 1,
         itemsAfterCollapse: tokens.breadcrumbs.maxItemsDesktop - 1,
       },
+    },
+    MuiTabs: {
+      defaultProps: { slots: { scrollButtons: LabelledTabScrollButton } },
     },
     MuiButtonBase: {
       styleOverrides: {

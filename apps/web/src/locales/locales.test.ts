@@ -1,5 +1,6 @@
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import { describe, expect, it } from 'vitest';
+import { SAME_AS_ENGLISH } from './same-as-english.ts';
 import { PLURAL_CATEGORIES } from './translation-types.ts';
 
 /*
@@ -16,18 +17,6 @@ const locales = Object.fromEntries(
 );
 const en = locales.en as Tree;
 const LANGUAGES = SUPPORTED_LOCALES.filter((language) => language !== 'en');
-
-/**
- * Texts that are rightly the same as in English: the word is the language's own or the product
- * term its administrators use. Each entry is checked to still be the same, so the list stays exact.
- */
-const SAME_AS_ENGLISH: Partial<Record<string, readonly string[]>> = {
-  de: ['users.filters.button', 'users.filters.status', 'users.columns.status'],
-  fr: ['users.actions.button', 'users.pagination.currentPage'],
-  it: ['users.breadcrumbs.home'],
-  nl: ['users.filters.title', 'users.filters.status', 'users.columns.status', 'users.dataSource.platform'],
-  pt: ['users.filters.status', 'users.columns.status'],
-};
 
 function flatten(tree: Tree, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();

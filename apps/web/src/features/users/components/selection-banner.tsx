@@ -34,7 +34,6 @@ export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onC
       aria-labelledby={textId}
       sx={{
         display: 'flex',
-        flexWrap: 'wrap',
         alignItems: 'center',
         gap: 1,
         px: 2,
@@ -44,15 +43,21 @@ export function SelectionBanner({ summary, total, canSelectAll, onSelectAll, onC
         borderColor: 'divider',
       }}
     >
-      <Typography id={textId} role="status" variant="body2" sx={{ fontWeight: 600 }}>
-        {text}
-      </Typography>
-      {canSelectAll && (
-        <Button size="small" onClick={onSelectAll}>
-          {t('users.selection.selectAll', { count: total })}
-        </Button>
-      )}
-      <IconButton size="small" aria-label={t('users.selection.clear')} onClick={onClear} sx={{ ml: 'auto' }}>
+      {/* The text and "Select all" wrap between themselves; the clear button keeps its place at the end
+          of the first line instead of wrapping onto a line of its own on a narrow screen. */}
+      <Box
+        sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, flex: '1 1 auto', minWidth: 0 }}
+      >
+        <Typography id={textId} role="status" variant="body2" sx={{ fontWeight: 600 }}>
+          {text}
+        </Typography>
+        {canSelectAll && (
+          <Button size="small" onClick={onSelectAll}>
+            {t('users.selection.selectAll', { count: total })}
+          </Button>
+        )}
+      </Box>
+      <IconButton size="small" aria-label={t('users.selection.clear')} onClick={onClear} sx={{ flexShrink: 0 }}>
         <CloseIcon fontSize="small" />
       </IconButton>
     </Box>

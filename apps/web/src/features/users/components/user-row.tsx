@@ -5,10 +5,13 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { UserStatus } from '@users-admin/contract';
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
+import { lineClamp } from '../../../config/design-tokens.ts';
+import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import type { User } from '../api/get-users.ts';
+import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { NARROW_ONLY, WIDE_ONLY } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
@@ -41,21 +44,58 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
+/**
+ * Names and addresses come from directories and can be anything: a 300-character word would make a
+ * row hundreds of pixels tall. Each wraps anywhere, stops at two lines with an ellipsis, and shows
+ * in full on hover (title; the row's accessible names carry the full text).
+ */
+const AT_MOST_TWO_LINES = { ...lineClamp(2), overflowWrap: 'anywhere', textOverflow: 'ellipsis' } as const;
+
+/** Drawn as MUI draws a disabled checkbox, but it keeps its focus ring. */
+const NOT_SELECTABLE = {
+  color: 'action.disabled',
+  cursor: 'not-allowed',
+  '&:hover': { backgroundColor: 'transparent' },
+  '& input': { cursor: 'not-allowed' },
+} as const;
+
 export const UserRow = memo(function UserRow({ user, selected, onToggle }: UserRowProps) {
   const { t } = useTranslation();
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = t('users.selection.selectRow', { name: user.name });
   const dataSource = t(user.isExternal ? 'users.dataSource.thirdParty' : 'users.dataSource.platform');
   const userType = t(user.isSystemAdmin ? 'users.userType.systemAdmin' : 'users.userType.user');
+  const externalReason = t('users.selection.externalTooltip');
+  const reasonId = useId();
+  const shownName = revealBidiControls(user.name);
+  const shownEmail = revealBidiControls(user.email);
 
   return (
     <TableRow hover selected={selected}>
       <TableCell padding="checkbox">
         {user.isExternal ? (
-          // A disabled control fires no pointer events: the span carries the tooltip.
-          <LazyTooltip title={t('users.selection.externalTooltip')} describeChild>
+          // Not `disabled`: a disabled input takes no focus, so keyboard and screen-reader users would
+          // never reach the reason. It stays in the Tab order and says aria-disabled; held unchecked
+          // with no change handler, a click or Space leaves it as it is (preventing the click's
+          // default would not: React re-checks the box, react#9023). The reason describes it whether
+          // or not the tooltip has loaded yet.
+          <LazyTooltip title={externalReason} describeChild>
             <Box component="span" sx={{ display: 'inline-flex' }}>
-              <Checkbox disabled slotProps={{ input: { 'aria-label': checkboxLabel } }} />
+              <Checkbox
+                checked={false}
+                disableRipple
+                sx={NOT_SELECTABLE}
+                slotProps={{
+                  input: {
+                    'aria-label': checkboxLabel,
+                    'aria-disabled': true,
+                    'aria-describedby': reasonId,
+                  },
+                }}
+              />
+              <Box component="span" id={reasonId} sx={visuallyHidden}>
+                {externalReason}
+              </Box>
             </Box>
           </LazyTooltip>
         ) : (
@@ -70,11 +110,11 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle }: UserR
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, md: 1.5 }, minWidth: 0 }}>
           <UserAvatar user={user} />
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-              {user.name}
+            <Typography variant="body2" title={shownName} sx={{ ...AT_MOST_TWO_LINES, fontWeight: 600 }}>
+              {shownName}
             </Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary', overflowWrap: 'anywhere' }}>
-              <EmailText email={user.email} />
+            <Typography variant="body2" title={shownEmail} sx={{ ...AT_MOST_TWO_LINES, color: 'text.secondary' }}>
+              <EmailText email={shownEmail} />
             </Typography>
             <Typography variant="body2" sx={{ color: 'text.secondary', ...NARROW_ONLY }}>
               {dataSource} · {userType}

@@ -50,7 +50,8 @@ export function LoadError({ onRetry }: { onRetry: () => void }) {
       <Alert
         severity="error"
         action={
-          <Button color="inherit" size="small" onClick={onRetry}>
+          // One line even on a narrow screen: the message wraps instead ("Try / again" read badly).
+          <Button color="inherit" size="small" onClick={onRetry} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {t('users.states.retry')}
           </Button>
         }
