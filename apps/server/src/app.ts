@@ -15,6 +15,7 @@ import { createAccountsRepository } from './repositories/accounts-repository.ts'
 import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     orgClaim: config.orgClaim,
     localeClaim: config.localeClaim,
   });
+  await app.register(healthRoutes, { db });
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users, accounts });

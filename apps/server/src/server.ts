@@ -6,11 +6,18 @@ import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 /** Boots the server: configuration, database, demo data, then listen; shuts down on signals. */
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let reportPoolError = (error: Error) => console.error(`database connection lost: ${error.message}`);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    onPoolError: (error) => reportPoolError(error),
+  });
   if (config.seedDemo && (await seedDemoIfEmpty(database.db))) {
     console.log('Seeded the demo organisations Acme and Globex.');
   }
   const app = await buildApp(config, database);
+  reportPoolError = (error) => app.log.warn({ err: { message: error.message } }, 'database connection lost');
   await app.listen({ host: config.host, port: config.port });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
