@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
+import { loggerOptions, requestIdFor, requestIdPlugin } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
@@ -23,8 +24,13 @@ import { usersRoutes } from './routes/users.ts';
 /** Builds the server: plugins first, then the identity provider, then the routes. */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     trustProxy: false,
+    // On close (SIGTERM): a request on a kept-alive connection gets 503, idle connections are closed.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -36,6 +42,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
+  await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(cookie, { secret: secrets.cookieSecret });
   await app.register(openApiPlugin);
