@@ -105,5 +105,5 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('structured logs', () => {
     for (const secret of [sessionCookie, decodeURIComponent(sessionCookie), PASSWORD, code, state, SEARCH, 'sid=']) {
       expect(everything.includes(secret), `the logs contain ${secret}`).toBe(false);
     }
-  });
+  }, 120_000);
 });

@@ -84,18 +84,18 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('graceful shutdown on SIGTERM', (
     });
     const before = incoming();
     slow.write(body.slice(0, 10));
-    await until(() => incoming() > before, 5000, 'the slow request reached the server');
+    await until(() => incoming() > before, 20_000, 'the slow request reached the server');
 
     // Twenty list requests, each on its own connection; SIGTERM once the server has them all.
     const listed = incoming();
     const lists = Array.from({ length: 20 }, (_, i) =>
       get(`${users}?page%5Bnumber%5D=${(i % 5) + 1}&sort=name`, cookie),
     );
-    await until(() => incoming() >= listed + 20, 10_000, 'the twenty list requests reached the server');
+    await until(() => incoming() >= listed + 20, 30_000, 'the twenty list requests reached the server');
     running.child.kill('SIGTERM');
 
     // New connections are refused while the slow request is still open.
-    await until(() => refused(port), 5000, 'new connections refused');
+    await until(() => refused(port), 10_000, 'new connections refused');
     let slowDone = false;
     void slowAnswer.then(() => {
       slowDone = true;
@@ -125,5 +125,5 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('graceful shutdown on SIGTERM', (
     expect(server.stdout() + server.stderr()).not.toMatch(/recover|error/i);
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
-  });
+  }, 120_000);
 });
