@@ -20,7 +20,7 @@ async function main() {
     console.log('Seeded the demo organisations Acme and Globex.');
   }
   const app = await buildApp(config, database);
-  reportPoolError = (error) => app.log.warn({ err: { message: error.message } }, 'database connection lost');
+  reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
   await app.listen({ host: config.host, port: config.port });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';

@@ -15,7 +15,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
 
     if (isDatabaseUnavailable(error)) {
       // Not a fault of this request: say so, and the client may retry; no stack, no SQL.
-      request.log.warn({ err: { type: error.name, code: error.code, message: error.message } }, 'database unavailable');
+      request.log.warn({ database: { code: error.code, message: error.message } }, 'database unavailable');
       const problem = ApiProblem.databaseUnavailable();
       reply.header('retry-after', '5');
       return sendErrorDocument(reply, problem.statusCode, problem.errors);

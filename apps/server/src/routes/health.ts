@@ -28,7 +28,7 @@ export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
       await Promise.race([sql`select 1`.execute(options.db), timeout]);
       return { status: 'ok', database: 'ok' };
     } catch (error) {
-      request.log.warn({ err: { message: (error as Error).message } }, 'readiness: database unreachable');
+      request.log.warn({ database: { message: (error as Error).message } }, 'readiness: database unreachable');
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     } finally {
       clearTimeout(timer);
