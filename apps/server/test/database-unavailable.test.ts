@@ -99,7 +99,7 @@ describe.skipIf(skipReason !== undefined)('PostgreSQL stopped while the server r
     try {
       // Pooled connections wait for the statement timeout; new ones for the connection timeout.
       const answers = await Promise.all(
-        [USERS, `${USERS}?search=ann`, '/apis/oidc/userinfo', ...Array(10).fill(USERS)].map((p) => timed(p)),
+        [USERS, `${USERS}?filter%5Bquery%5D=ann`, '/apis/oidc/userinfo', ...Array(10).fill(USERS)].map((p) => timed(p)),
       );
       for (const answer of answers) {
         expect(answer.status, answer.text).toBe(503);
@@ -129,11 +129,12 @@ describe.skipIf(skipReason !== undefined)('PostgreSQL stopped while the server r
     // Every pool connection is open and idle when PostgreSQL goes away.
     await Promise.all(Array.from({ length: 8 }, () => timed(USERS)));
     expect((await timed(USERS)).status).toBe(200);
+    expect((await timed(`${USERS}?sort=name&filter%5Bquery%5D=ann`)).status).toBe(200);
     expect((await timed('/readyz')).status).toBe(200);
 
     await postgres.stopServer('fast');
 
-    for (const target of [USERS, `${USERS}?sort=name&search=ann`, '/apis/oidc/userinfo']) {
+    for (const target of [USERS, `${USERS}?sort=name&filter%5Bquery%5D=ann`, '/apis/oidc/userinfo']) {
       const answer = await timed(target);
       console.log(`stopped database: ${target} answered ${answer.status} in ${Math.round(answer.ms)} ms`);
       expect(answer.status, `${target}: ${answer.text}`).toBe(503);
