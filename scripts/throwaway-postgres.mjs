@@ -67,31 +67,47 @@ export async function startThrowawayPostgres(bin) {
     '-c',
     'max_connections=200',
   ]);
-  const server = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  server.stderr.on('data', (chunk) => {
-    log += chunk;
-  });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const pg = (await import('pg')).default;
-  for (let attempt = 0; ; attempt++) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch (error) {
-      if (attempt > 100 || server.exitCode !== null) throw new Error(`PostgreSQL did not start: ${error}\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  let server;
+  let log = '';
+  /** Starts the postmaster and waits until it accepts connections. */
+  const startServer = async () => {
+    server = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    server.stderr.on('data', (chunk) => {
+      log += chunk;
+    });
+    for (let attempt = 0; ; attempt++) {
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        break;
+      } catch (error) {
+        if (attempt > 100 || server.exitCode !== null) throw new Error(`PostgreSQL did not start: ${error}\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-  }
+  };
+  /** Stops the postmaster (`fast`: ends every connection, as an administrator's restart does). */
+  const stopServer = async (mode = 'fast') => {
+    // pg_ctl signals the postmaster itself: a signal to `runuser` does not reach it.
+    const [stopCmd, stopArgs] = as(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', mode]);
+    spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
+    if (server.exitCode === null && server.signalCode === null) {
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  };
+  await startServer();
   return {
     url,
+    port,
+    dataDir,
+    /** Stops the server and keeps its data: `startServer` brings it back on the same port. */
+    stopServer,
+    startServer,
     async stop() {
-      // pg_ctl signals the postmaster itself: a signal to `runuser` does not reach it.
-      const [stopCmd, stopArgs] = as(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate']);
-      spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
-      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+      await stopServer('immediate');
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
+import { loggerOptions, requestIdFor, requestIdPlugin } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
@@ -22,6 +23,7 @@ import { createAccountsRepository } from './repositories/accounts-repository.ts'
 import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
@@ -35,13 +37,18 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     https,
   });
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     trustProxy: config.trustProxy,
     // Answers Fastify makes before routing (a malformed URL) get the same headers and error document.
     frameworkErrors: (error, request, reply) => {
       securityHeaders(request.raw, reply.raw);
       return sendFrameworkError(error, reply);
     },
+    // On close (SIGTERM): a request on a kept-alive connection gets 503, idle connections are closed.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -53,6 +60,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
+  await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { apply: securityHeaders });
   await app.register(cookie, { secret: secrets.cookieSecret });
@@ -101,6 +109,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
       }
     });
   }
+  await app.register(healthRoutes, { db });
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users, accounts });

@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl,
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
   PUBLIC_URL: optionalUrl,
   SESSION_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).default(300),
@@ -86,6 +87,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: the longest a request's statement may run; 0 for no limit. */
+  databaseQueryTimeoutMs: number;
   sessionSecret: string | undefined;
   accessTokenTtlSeconds: number;
   idpSessionTtlSeconds: number;
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     sessionSecret: e.SESSION_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
     idpSessionTtlSeconds: e.IDP_SESSION_TTL,

@@ -1,6 +1,7 @@
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 import { chooseIdpLanguage } from './idp-messages.ts';
 import { createOidcAdapterClass } from './oidc-adapter.ts';
@@ -133,7 +134,9 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
         },
       },
     },
-    async renderError(ctx, out) {
+    async renderError(ctx, out, error) {
+      // The database is down: "try again shortly" (503), not a fault of the provider (500).
+      if (isDatabaseUnavailable(error)) ctx.status = 503;
       ctx.type = 'html';
       ctx.body = renderErrorPage(pageLanguage(ctx), String(out.error), out.error_description);
     },

@@ -14,7 +14,17 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
+  /**
+   * PostgreSQL only: the longest a statement may run (`statement_timeout`, and the same bound plus
+   * half a second on the client for a server that stopped answering). Unset: no limit (seeding).
+   */
+  queryTimeoutMs?: number | undefined;
+  /** Where the pool reports a connection it lost while idle (PostgreSQL restarted or stopped). */
+  onPoolError?: ((error: Error) => void) | undefined;
 }
+
+/** How long to wait for a new PostgreSQL connection before answering that the database is unavailable. */
+export const CONNECT_TIMEOUT_MS = 2000;
 
 export interface DatabaseHandle {
   db: Db;
@@ -24,25 +34,38 @@ export interface DatabaseHandle {
 
 /** Opens the database (PGlite or PostgreSQL, one query layer over both) and applies migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  let db: Db;
-  let engine: DatabaseHandle['engine'];
   if (options.databaseUrl) {
+    // Migrations (an index build on a large table) may take longer than any request may.
+    const migrator = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1 }) }),
+    });
+    try {
+      await migrate(migrator);
+    } finally {
+      await migrator.destroy();
+    }
+    const timeout = options.queryTimeoutMs;
     // A page of 25 never gains from parallel workers, and their start-up costs milliseconds.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
       options: '-c max_parallel_workers_per_gather=0',
+      // PostgreSQL stopped or unreachable: fail within bounded time (answered 503), never hang.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      ...(timeout ? { statement_timeout: timeout, query_timeout: timeout + 500 } : {}),
     });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    engine = 'postgres';
-  } else {
-    if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
-    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-    engine = 'pglite';
+    // An idle connection that PostgreSQL closes (stop, restart, failover) is reported here; without
+    // a listener the pool's 'error' event would end the process. The pool opens new ones on demand.
+    pool.on('error', (error) => options.onPoolError?.(error));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
   }
+  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   await migrate(db);
-  return { db, engine, close: () => db.destroy() };
+  return { db, engine: 'pglite', close: () => db.destroy() };
 }
 
 export async function migrate(db: Db): Promise<void> {

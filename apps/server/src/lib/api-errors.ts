@@ -19,6 +19,18 @@ export class ApiProblem extends Error {
     return new ApiProblem(403, [{ status: '403', code: 'forbidden', title: 'Forbidden', detail }]);
   }
 
+  /** The database cannot answer now: the client may try again shortly (SPEC.md §8: an HTTP error). */
+  static databaseUnavailable() {
+    return new ApiProblem(503, [
+      {
+        status: '503',
+        code: 'database_unavailable',
+        title: 'Service unavailable',
+        detail: 'The database cannot be reached at the moment. Please try again shortly.',
+      },
+    ]);
+  }
+
   static notFound(detail = 'No such resource.') {
     return new ApiProblem(404, [{ status: '404', code: 'not_found', title: 'Not found', detail }]);
   }

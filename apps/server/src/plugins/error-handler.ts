@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiProblem, sendErrorDocument } from '../lib/api-errors.ts';
+import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
   404: 'not_found',
@@ -19,6 +20,14 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiProblem) return sendErrorDocument(reply, error.statusCode, error.errors);
+
+    if (isDatabaseUnavailable(error)) {
+      // Not a fault of this request: say so, and the client may retry; no stack, no SQL.
+      request.log.warn({ database: { code: error.code, message: error.message } }, 'database unavailable');
+      const problem = ApiProblem.databaseUnavailable();
+      reply.header('retry-after', '5');
+      return sendErrorDocument(reply, problem.statusCode, problem.errors);
+    }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: ApiError[] = error.validation.flatMap((issue) => {

@@ -5,7 +5,16 @@ import fastifyStatic from '@fastify/static';
 import { APP_CONFIG_ELEMENT_ID, type AppConfig } from '@users-admin/contract';
 import type { FastifyInstance } from 'fastify';
 
-const SERVER_PREFIXES = ['/apis/', '/auth/', '/idp', '/interaction/', '/app-config.json', '/mfe/'];
+const SERVER_PREFIXES = [
+  '/apis/',
+  '/auth/',
+  '/idp',
+  '/interaction/',
+  '/app-config.json',
+  '/mfe/',
+  '/healthz',
+  '/readyz',
+];
 
 /**
  * The page's runtime configuration written into its HTML, so that it can add its start-up scripts

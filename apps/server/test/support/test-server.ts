@@ -63,7 +63,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** A new, empty database on the PostgreSQL server of `adminUrl`, dropped after the test. */
-async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `users_admin_test_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
