@@ -90,7 +90,13 @@ export function createUsersRepository(db: Db) {
       .executeTakeFirstOrThrow();
     const base = Number(row.base);
     if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base };
-    const { total } = await matching(orgId, query).select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow();
+    // Fewer than 3 characters hold no trigram: the trigram index would hand back most of the
+    // organisation to recheck (3–8 s for "äf" on 1,000,000 users), where an index-only scan of the
+    // covering index reads each row's search text once (0.6–1.6 s).
+    const short = [...(query.search ?? '')].length < 3;
+    const { total } = await matching(orgId, query, short)
+      .select(sql<string>`count(*)`.as('total'))
+      .executeTakeFirstOrThrow();
     if (row.version !== null && row.version !== undefined) {
       const version = row.version;
       await db
