@@ -22,7 +22,7 @@ const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 /** Worker threads of the load generator; 0 runs it in the server's event loop. */
-const LOAD_WORKERS = Number(process.env.BENCH_LOAD_WORKERS ?? 1);
+const LOAD_WORKERS = Number(process.env.BENCH_LOAD_WORKERS ?? 0);
 const root = path.resolve(import.meta.dirname, '../../..');
 const resultsDir = path.join(root, 'bench-results');
 
@@ -221,8 +221,8 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
     const result = await autocannon({
       url: config.publicUrl,
       connections: 8,
-      // The load generator runs in a worker thread, not in the server's own event loop, where it
-      // would take the server's thread for its own work; it still shares the machine's cores.
+      // BENCH_LOAD_WORKERS=1 runs the load generator in a worker thread instead of the server's own
+      // event loop (it still shares the machine's cores); the default keeps earlier runs comparable.
       ...(LOAD_WORKERS > 0 ? { workers: LOAD_WORKERS } : {}),
       duration: LOAD_SECONDS,
       headers: { cookie },
