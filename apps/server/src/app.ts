@@ -112,7 +112,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(healthRoutes, { db });
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
-  await app.register(usersRoutes, { sessions, users, accounts });
+  await app.register(usersRoutes, { sessions, users });
   await app.register(microFrontendRoutes);
   await app.register(webAppPlugin, { webDist: config.webDist, appConfig: config.app });
   return app;

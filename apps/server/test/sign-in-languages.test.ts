@@ -63,9 +63,10 @@ describe('the language of the sign-in pages', () => {
     expect(discovery.ui_locales_supported).toEqual(['de', 'en', 'es', 'fr', 'it', 'ja', 'nl', 'pt', 'zh']);
   });
 
-  it('passes the page’s language on to the sign-out confirmation', async () => {
+  it('asks in the requested language when a sign-out at the provider needs confirming', async () => {
     const { jar } = await signIn(server.baseUrl, 'admin@acme.example', 'admin');
-    const confirmation = await jar.follow(`${server.baseUrl}/auth/logout?ui_locales=nl`);
+    // Our own sign-out carries an ID token hint and needs no confirmation; a bare request still asks.
+    const confirmation = await jar.follow(`${server.baseUrl}/idp/session/end?ui_locales=nl`);
     const html = await confirmation.text();
     expect(html).toContain('<html lang="nl"');
     expect(html).toContain('<p>Wilt u zich afmelden?</p>');

@@ -87,6 +87,51 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
     expect(await errorDocument(other)).toEqual(await errorDocument(missing));
   });
 
+  it('answers 403 with the same body once the admin loses the role or is deactivated, 401 once the session ends', async () => {
+    const jar = (await signIn(server.baseUrl, 'admin@acme.example', 'admin')).jar;
+    const { db } = server.database;
+    const subject = await db
+      .selectFrom('users')
+      .innerJoin('accounts', 'accounts.id', 'users.account_id')
+      .select('users.id')
+      .where('users.org_id', '=', ACME)
+      .where('accounts.email', '=', 'admin@acme.example')
+      .executeTakeFirstOrThrow();
+    const set = (values: { is_system_admin?: boolean; status?: 'active' | 'disabled' }) =>
+      db.updateTable('users').set(values).where('org_id', '=', ACME).where('id', '=', subject.id).execute();
+    const forbidden = await errorDocument(await list(globexAdmin, ACME));
+    try {
+      await set({ is_system_admin: false });
+      const demoted = await list(jar, ACME);
+      expect(demoted.status).toBe(403);
+      expect(await errorDocument(demoted)).toEqual(forbidden);
+      await set({ is_system_admin: true, status: 'disabled' });
+      const disabled = await list(jar, ACME);
+      expect(disabled.status).toBe(403);
+      expect(await errorDocument(disabled)).toEqual(forbidden);
+      await set({ status: 'active' });
+      expect((await list(jar, ACME)).status).toBe(200);
+    } finally {
+      await set({ is_system_admin: true, status: 'active' });
+    }
+    // The newest session of the subject is the one just signed in (the suite's own came before).
+    const newest = await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_sub', '=', subject.id)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', newest.id)
+      .execute();
+    const ended = await list(jar, ACME);
+    expect(ended.status).toBe(401);
+    expect(await errorDocument(ended)).toEqual(await errorDocument(await list(undefined, ACME)));
+  });
+
   it('never shows one organisation the users of another', async () => {
     const document = await listDocument(await list(globexAdmin, GLOBEX, '?page[size]=100'));
     expect(document.meta.total_count).toBe(62);

@@ -4,16 +4,37 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { loadAppConfig, loadStartupScripts } from './app/app-config.ts';
 import { initI18n } from './app/i18n.ts';
+import { createQueryClient } from './app/providers.tsx';
 import { paths } from './config/paths.ts';
+import { getSessionQueryOptions } from './features/session/api/get-session.ts';
+import { getUsersQueryOptions } from './features/users/api/get-users.ts';
+import { parseUsersSearchParams } from './features/users/hooks/use-users-url-state.ts';
 
 initI18n();
+
+// The Users page's calls start now, before the page mounts: the session (organisation and
+// language), then the list the address asks for, do not wait for React, the lazy parts or the
+// start-up scripts (issue 6). The page finds both in its query cache, under way or answered.
+const queryClient = createQueryClient();
+if (window.location.pathname === paths.users) {
+  void queryClient
+    .fetchQuery(getSessionQueryOptions())
+    .then((session) =>
+      session.org_id
+        ? queryClient.prefetchQuery(
+            getUsersQueryOptions(session.org_id, parseUsersSearchParams(new URLSearchParams(window.location.search))),
+          )
+        : undefined,
+    )
+    .catch(() => undefined);
+}
 
 function mount() {
   const root = document.getElementById('root');
   if (!root) throw new Error('The page has no #root element');
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   );
 }

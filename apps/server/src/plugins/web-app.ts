@@ -46,17 +46,31 @@ export async function webAppPlugin(app: FastifyInstance, options: { webDist: str
     },
   });
 
+  // index.html with the configuration, read once: a page route costs no file system call. Until
+  // the page is built, every request looks again (a build after start-up needs no restart).
+  let indexPage: string | undefined;
+  const readIndexPage = async () => {
+    if (indexPage === undefined && existsSync(indexHtml)) {
+      indexPage = withAppConfig(await readFile(indexHtml, 'utf8'), options.appConfig);
+    }
+    return indexPage;
+  };
+
   app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isServerPath = SERVER_PREFIXES.some((prefix) => url.startsWith(prefix));
-    const assetPath = path.join(options.webDist, path.normalize(url));
-    if (!isServerPath && assetPath.startsWith(options.webDist) && url !== '/' && existsSync(assetPath)) {
-      return reply.sendFile(path.relative(options.webDist, assetPath));
-    }
-    if (isServerPath || path.extname(url) !== '' || !existsSync(indexHtml)) {
+    if (isServerPath) return reply.callNotFound();
+    if (path.extname(url) !== '') {
+      // A file built after start-up (the static routes list the files found at start-up).
+      const assetPath = path.join(options.webDist, path.normalize(url));
+      if (assetPath.startsWith(options.webDist) && existsSync(assetPath)) {
+        return reply.sendFile(path.relative(options.webDist, assetPath));
+      }
       return reply.callNotFound();
     }
+    const html = await readIndexPage();
+    if (html === undefined) return reply.callNotFound();
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
-    return withAppConfig(await readFile(indexHtml, 'utf8'), options.appConfig);
+    return html;
   });
 }

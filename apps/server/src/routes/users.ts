@@ -14,18 +14,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
-import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 import type { ListedUser, UsersRepository } from '../repositories/users-repository.ts';
 
 export interface UsersRoutesOptions {
   sessions: SessionStore;
   users: UsersRepository;
-  accounts: AccountsRepository;
 }
 
 /** `GET /apis/accounts/api/v3/orgs/{org_id}/users`: the JSON:API users list (SPEC.md §7). */
 export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOptions) {
-  const { sessions, users, accounts } = options;
+  const { sessions, users } = options;
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/apis/accounts/api/v3/orgs/:org_id/users',
@@ -46,7 +44,8 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
       },
       // Who asks comes before what is asked: no session answers 401 whatever the parameters.
       onRequest: async (request) => {
-        const lookup = await sessions.lookup(request);
+        // The session and its subject's role in one statement: one round trip before the list.
+        const lookup = await sessions.lookup(request, { withRole: true });
         if (lookup.state !== 'valid') throw ApiProblem.unauthorized();
         request.session = lookup.session;
       },
@@ -54,7 +53,8 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
     async (request, reply) => {
       const session = request.session;
       const orgId = request.params.org_id;
-      if (!session || session.claims.org_id !== orgId || !(await accounts.isSystemAdmin(orgId, session.claims.sub))) {
+      // The role was read for the session's own organisation: any other organisation is forbidden.
+      if (!session || session.claims.org_id !== orgId || session.isSystemAdmin !== true) {
         throw ApiProblem.forbidden();
       }
       const query = toUserListQuery(request.query);

@@ -17,8 +17,9 @@ export function createQueryClient() {
   });
 }
 
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient`: one the page made before it mounted, with calls already under way. */
+export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   return (
     <LocaleThemeProvider>
       <CssBaseline />

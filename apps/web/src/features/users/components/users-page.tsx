@@ -1,11 +1,12 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
-import { type User, useUsers } from '../api/get-users.ts';
+import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
 import { activeFilterCount, useUsersUrlState, writeUsersSearchParams } from '../hooks/use-users-url-state.ts';
 import {
   canSelectAll,
@@ -61,7 +62,14 @@ function useSelectionForQuery(queryKey: string) {
 
 export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUrl, launchpadUrl }: UsersPageProps) {
   const { t } = useTranslation();
-  const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState();
+  const queryClient = useQueryClient();
+  const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState({
+    // A change's list call starts with the change, not after the page has re-rendered for it
+    // (issue 6: 90–145 ms on the loaded 2-core machine); the page then finds it under way.
+    onNavigate: (next) => {
+      if (orgId) void queryClient.prefetchQuery(getUsersQueryOptions(orgId, next));
+    },
+  });
   const users = useUsers(orgId || undefined, query);
   const [selection, updateSelection] = useSelectionForQuery(writeUsersSearchParams(query).toString());
 

@@ -6,7 +6,7 @@ import {
   type UserSort,
   type UserStatus,
 } from '@users-admin/contract';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 /** The statuses the filter offers (SPEC.md §2); any other `status` in the URL is ignored. */
@@ -95,15 +95,25 @@ function assign<K extends keyof UserListQuery>(query: UserListQuery, key: K, val
  * it. Every change is a history entry, so Back and Forward step through searches, filters and pages;
  * a new search, filter, sort or page size goes back to page 1.
  */
-export function useUsersUrlState() {
+export function useUsersUrlState(
+  options: {
+    /** Told the query a change leads to, before the address changes (to start its list call at once). */
+    onNavigate?: (next: UserListQuery) => void;
+  } = {},
+) {
   const [searchParams, setSearchParams] = useSearchParams();
   const query = useMemo(() => parseUsersSearchParams(searchParams), [searchParams]);
+  const onNavigate = useRef(options.onNavigate);
+  onNavigate.current = options.onNavigate;
 
   const update = useCallback(
     (change: (current: UserListQuery) => UserListQuery, options: { replace?: boolean } = {}) => {
       const next = writeUsersSearchParams(change(parseUsersSearchParams(searchParams)), searchParams);
       // No history entry for a change that changes nothing (e.g. choosing the current filter again).
-      if (next.toString() !== searchParams.toString()) setSearchParams(next, { replace: options.replace ?? false });
+      if (next.toString() !== searchParams.toString()) {
+        onNavigate.current?.(parseUsersSearchParams(next));
+        setSearchParams(next, { replace: options.replace ?? false });
+      }
     },
     [searchParams, setSearchParams],
   );
