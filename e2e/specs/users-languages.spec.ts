@@ -235,6 +235,13 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
 
     await screenshot(page, `users-language-${language}`);
 
+    // An alert: an action chosen with nothing selected. It stays on screen for the English check below.
+    await page.getByRole('button', { name: t('users.actions.button'), exact: true }).click();
+    await page.getByRole('menuitem').last().click();
+    const alert = page.getByRole('alert').filter({ hasText: t('users.actions.noSelection') });
+    await alert.waitFor();
+    expect((await alert.textContent())?.trim()).toBe(t('users.actions.noSelection'));
+
     // No English text left on screen: every text the page's English has, and MUI's English defaults,
     // looked for in what is shown, after taking out the people's names and addresses.
     const people = [
