@@ -112,3 +112,22 @@ export async function startThrowawayPostgres(bin) {
     },
   };
 }
+
+/**
+ * Runs `run` on the PostgreSQL of BENCH_DATABASE_URL, else on a throwaway local cluster stopped
+ * afterwards; without either, says so and resolves undefined (the benchmarks' PostgreSQL pass).
+ */
+export async function withBenchPostgres(run) {
+  if (process.env.BENCH_DATABASE_URL) return run(process.env.BENCH_DATABASE_URL);
+  const bin = findPostgresBin();
+  if (!bin) {
+    console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
+    return undefined;
+  }
+  const postgres = await startThrowawayPostgres(bin);
+  try {
+    return await run(postgres.url);
+  } finally {
+    await postgres.stop();
+  }
+}

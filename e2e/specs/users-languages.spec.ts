@@ -7,6 +7,7 @@ import es from '../../apps/web/src/locales/es/translation.json';
 import fr from '../../apps/web/src/locales/fr/translation.json';
 import itTexts from '../../apps/web/src/locales/it/translation.json';
 import ja from '../../apps/web/src/locales/ja/translation.json';
+import { flatten, type Tree } from '../../apps/web/src/locales/locale-tree.ts';
 import nl from '../../apps/web/src/locales/nl/translation.json';
 import pt from '../../apps/web/src/locales/pt/translation.json';
 import { SAME_AS_ENGLISH } from '../../apps/web/src/locales/same-as-english.ts';
@@ -21,7 +22,6 @@ import { Suite, type UsersPage } from '../support/users-page.ts';
 // page (or of MUI's English defaults) is left on screen, unless the language rightly says the same
 // (the short, commented allow-list in apps/web/src/locales/same-as-english.ts).
 
-type Tree = { [key: string]: string | Tree };
 const TRANSLATIONS: Record<SupportedLocale, Tree> = { de, en, es, fr, it: itTexts, ja, nl, pt, zh };
 const MUI_LOCALES = { de: deDE, en: enUS, es: esES, fr: frFR, it: itIT, ja: jaJP, nl: nlNL, pt: ptBR, zh: zhCN };
 /** `<html lang>` where the texts are of one variety (apps/web/src/app/i18n.ts). */
@@ -33,16 +33,6 @@ const accountFor = (language: SupportedLocale) => ({
   // No word of the page's English in a name, so that the name cannot pass for an untranslated text.
   name: `Lang ${language.toUpperCase()}`,
 });
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out.set(path, value);
-    else for (const [inner, text] of flatten(value, path)) out.set(inner, text);
-  }
-  return out;
-}
 
 /** MUI's own default texts of a locale (strings only: functions build texts from numbers). */
 function muiTexts(localization: object): string[] {

@@ -9,7 +9,7 @@ import type { UserListQuery } from '@users-admin/contract';
 import { toUserListParams } from '@users-admin/contract';
 import autocannon from 'autocannon';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
-import { findPostgresBin, startThrowawayPostgres } from '../../../scripts/throwaway-postgres.mjs';
+import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
@@ -287,21 +287,8 @@ const engines = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
 const results: EngineResult[] = [];
 for (const engine of engines) {
   if (engine === 'postgres') {
-    if (process.env.BENCH_DATABASE_URL) {
-      results.push(await benchEngine('postgres', process.env.BENCH_DATABASE_URL));
-    } else {
-      const bin = findPostgresBin();
-      if (!bin) {
-        console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
-        continue;
-      }
-      const postgres = await startThrowawayPostgres(bin);
-      try {
-        results.push(await benchEngine('postgres', postgres.url));
-      } finally {
-        await postgres.stop();
-      }
-    }
+    const result = await withBenchPostgres((url: string) => benchEngine('postgres', url));
+    if (result) results.push(result);
   } else {
     results.push(await benchEngine('pglite', undefined));
   }

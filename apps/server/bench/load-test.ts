@@ -314,7 +314,7 @@ async function main() {
   const users = Number(process.env.LOAD_USERS ?? 20_000);
   const engines = (process.env.LOAD_ENGINES ?? 'pglite,postgres').split(',');
   // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
-  const { findPostgresBin, startThrowawayPostgres } = await import('../../../scripts/throwaway-postgres.mjs');
+  const { withBenchPostgres } = await import('../../../scripts/throwaway-postgres.mjs');
   const results: LoadTestResult[] = [];
   for (const engine of engines) {
     const dataDir = path.join(root, '.bench', `load-pglite-${users}`);
@@ -323,29 +323,10 @@ async function main() {
       results.push(await runLoadTest({ durationSeconds: seconds, users, dataDir, log }));
       continue;
     }
-    if (process.env.BENCH_DATABASE_URL) {
-      results.push(
-        await runLoadTest({
-          durationSeconds: seconds,
-          users,
-          dataDir,
-          databaseUrl: process.env.BENCH_DATABASE_URL,
-          log,
-        }),
-      );
-      continue;
-    }
-    const bin = findPostgresBin();
-    if (!bin) {
-      console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
-      continue;
-    }
-    const postgres = await startThrowawayPostgres(bin);
-    try {
-      results.push(await runLoadTest({ durationSeconds: seconds, users, dataDir, databaseUrl: postgres.url, log }));
-    } finally {
-      await postgres.stop();
-    }
+    const result = await withBenchPostgres((databaseUrl: string) =>
+      runLoadTest({ durationSeconds: seconds, users, dataDir, databaseUrl, log }),
+    );
+    if (result) results.push(result);
   }
   console.log(`\n${results.map(describeResult).join('\n')}`);
   process.exit(results.some((r) => r.violations.length > 0) ? 1 : 0);

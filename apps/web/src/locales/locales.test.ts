@@ -1,5 +1,6 @@
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import { describe, expect, it } from 'vitest';
+import { flatten, type Tree } from './locale-tree.ts';
 import { SAME_AS_ENGLISH } from './same-as-english.ts';
 import { PLURAL_CATEGORIES } from './translation-types.ts';
 
@@ -9,24 +10,12 @@ import { PLURAL_CATEGORIES } from './translation-types.ts';
  * rules, keys English does not have, placeholders, and English left in another language.
  */
 
-type Tree = { [key: string]: string | Tree };
-
 const files = import.meta.glob<Tree>('./*/translation.json', { eager: true, import: 'default' });
 const locales = Object.fromEntries(
   Object.entries(files).map(([path, tree]) => [path.split('/')[1] as string, tree] as const),
 );
 const en = locales.en as Tree;
 const LANGUAGES = SUPPORTED_LOCALES.filter((language) => language !== 'en');
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out.set(path, value);
-    else for (const [inner, text] of flatten(value, path)) out.set(inner, text);
-  }
-  return out;
-}
 
 const PLURAL_SUFFIX = new RegExp(`_(${PLURAL_CATEGORIES.join('|')})$`);
 
