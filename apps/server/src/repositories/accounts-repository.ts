@@ -57,19 +57,6 @@ export function createAccountsRepository(db: Db) {
         .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', email.trim().toLowerCase()))
         .executeTakeFirst();
     },
-
-    /** Whether the subject may list the users of the organisation: an active System Admin of it. */
-    async isSystemAdmin(orgId: string, userId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('users')
-        .select('is_system_admin')
-        .where('org_id', '=', orgId)
-        .where('id', '=', userId)
-        .where('status', '=', 'active')
-        .where('account_id', 'is not', null)
-        .executeTakeFirst();
-      return row?.is_system_admin === true;
-    },
   };
 }
 
