@@ -40,6 +40,12 @@ async function settle(users: UsersPage) {
 async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: () => Promise<void>) {
   for (const [name, viewport] of Object.entries(BREAKPOINTS)) {
     await users.page.setViewportSize(viewport);
+    // Under load the resize can reach the page's layout late (a CI run drew an sm screenshot with the
+    // md layout): wait until the document itself is that wide and its media queries say so.
+    await users.page.waitForFunction(
+      (width) => window.innerWidth === width && window.matchMedia(`(max-width: ${width}px)`).matches,
+      viewport.width,
+    );
     // MUI's popovers follow a window resize after a 166 ms debounce: without this wait, an open
     // Filters dialog was drawn where it belonged at the previous size.
     await users.page.waitForTimeout(250);
