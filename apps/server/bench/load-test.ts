@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { toUserListParams, type UserListQuery } from '@users-admin/contract';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/database.ts';
-import { seedLargeOrganization } from '../src/db/seed.ts';
+import { ensureLargeOrganization } from '../src/db/seed.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 
@@ -171,20 +171,15 @@ async function ensureOrganization(options: LoadTestOptions): Promise<{ orgId: st
   if (!options.databaseUrl) mkdirSync(options.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
-    const existing = await database.db
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirst();
-    if (existing) return { orgId: existing.id, email };
-    options.log?.(`seeding an organisation of ${options.users.toLocaleString('en')} users on ${database.engine}…`);
-    const { orgId } = await seedLargeOrganization(database.db, {
+    const { orgId } = await ensureLargeOrganization(database.db, {
       name: `Load ${options.users}`,
       slug,
       users: options.users,
       seed: 11,
       adminFirstName: 'Load',
       adminPassword: 'load',
+      beforeSeeding: () =>
+        options.log?.(`seeding an organisation of ${options.users.toLocaleString('en')} users on ${database.engine}…`),
     });
     return { orgId, email };
   } finally {
