@@ -12,6 +12,8 @@ export interface Database {
   user_counts: UserCountsTable;
   org_data_versions: OrgDataVersionsTable;
   user_search_counts: UserSearchCountsTable;
+  user_search_grams: UserSearchGramsTable;
+  user_search_grams_pending: UserSearchGramsPendingTable;
   user_page_anchors: UserPageAnchorsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
@@ -47,6 +49,20 @@ export interface UserSearchCountsTable {
   query_key: string;
   n: ColumnType<string | number, number, number>;
   created_at: CreatedAt;
+}
+
+/** How many users of an organisation, status and user type hold a 1–3 character substring. */
+export interface UserSearchGramsTable {
+  org_id: string;
+  gram: string;
+  status: string;
+  is_system_admin: boolean;
+  n: ColumnType<string | number, number, number>;
+}
+
+/** Organisations being bulk-loaded: their grams are not kept yet (searches count the rows). */
+export interface UserSearchGramsPendingTable {
+  org_id: string;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.ts';
 import * as listPerformance from './0002-list-performance.ts';
 import * as pageAnchors from './0003-page-anchors.ts';
 import * as signInAttempts from './0004-sign-in-attempts.ts';
+import * as searchGrams from './0005-search-grams.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-list-performance': listPerformance,
   '0003-page-anchors': pageAnchors,
   '0004-sign-in-attempts': signInAttempts,
+  '0005-search-grams': searchGrams,
 };

@@ -1,0 +1,271 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { type UserListDocument, type UserStatus, userListDocumentSchema } from '@users-admin/contract';
+import fc from 'fast-check';
+import { Kysely, Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, migrate } from '../src/db/database.ts';
+import { migrations } from '../src/db/migrations/index.ts';
+import { PGliteDialect } from '../src/db/pglite-dialect.ts';
+import type { Database, NewUserRow } from '../src/db/schema.ts';
+import { createAccount, insertUsers, seedOrganization } from '../src/db/seed.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import { escapeLike, searchGrams, searchText, sortName } from '../src/lib/user-text.ts';
+import { type CookieJar, signIn } from './support/sign-in.ts';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+/** Rows of `user_search_grams` that differ from the grams of the users as they are now. */
+async function gramMismatches(db: Db): Promise<unknown[]> {
+  const result = await sql`
+    select coalesce(kept.org_id, actual.org_id) as org_id, coalesce(kept.gram, actual.gram) as gram,
+           coalesce(kept.status, actual.status) as status, kept.n as kept, actual.n as actual
+    from user_search_grams kept
+    full join (
+      select u.org_id, g.gram, u.status, u.is_system_admin, count(*) as n
+      from users u cross join lateral search_grams(u.search_text) g(gram)
+      where u.org_id not in (select org_id from user_search_grams_pending)
+      group by 1, 2, 3, 4
+    ) actual using (org_id, gram, status, is_system_admin)
+    where coalesce(kept.n, 0) <> coalesce(actual.n, 0)
+    limit 5`.execute(db);
+  return result.rows;
+}
+
+function user(orgId: string, name: string, email: string, status: UserStatus = 'active', admin = false): NewUserRow {
+  return {
+    org_id: orgId,
+    id: uuidv7(),
+    name,
+    email,
+    initials: null,
+    first_name: null,
+    last_name: null,
+    status,
+    is_external: false,
+    is_system_admin: admin,
+    sort_name: sortName(name),
+    search_text: searchText(name, email),
+  };
+}
+
+describe('exact totals of 1–3 character searches kept as counts of grams', () => {
+  let server: TestServer;
+  let db: Db;
+  const ORG = uuidv7();
+  let jar: CookieJar;
+
+  const total = async (orgId: string, query: string) => {
+    const response = await fetch(`${server.baseUrl}/apis/accounts/api/v3/orgs/${orgId}/users${query}`, {
+      headers: { cookie: jar.header() },
+    });
+    expect(response.status).toBe(200);
+    const document: UserListDocument = userListDocumentSchema.parse(await response.json());
+    return document.meta.total_count;
+  };
+  /** The same total counted from the rows. */
+  const counted = async (orgId: string, search: string, status?: string, admin?: boolean) => {
+    const result = await sql<{ n: number }>`
+      select count(*)::int as n from users
+      where org_id = ${orgId} and search_text like ${`%${escapeLike(search.toLowerCase())}%`}
+        and (${status ?? null}::text is null or status = ${status ?? null})
+        and (${admin ?? null}::boolean is null or is_system_admin = ${admin ?? null})`.execute(db);
+    return result.rows[0]?.n;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    db = server.database.db;
+    await db.insertInto('organizations').values({ id: ORG, name: 'Grams', slug: 'grams' }).execute();
+    await insertUsers(db, [
+      user(ORG, 'Anna Lind', 'anna@grams.example'),
+      user(ORG, 'ANNE Berg', 'berg@grams.example', 'pending', true),
+      user(ORG, 'Zoë 100%', 'zoe_1@grams.example', 'inactive'),
+      user(ORG, '山田 太郎', 'yamada@grams.example', 'disabled'),
+      user(ORG, 'Emoji 👩🏽‍💻', 'emoji@grams.example'),
+    ]);
+    await createAccount(db, {
+      email: 'admin@grams.example',
+      password: 'admin',
+      name: 'Grams Admin',
+      firstName: 'Grams',
+      lastName: 'Admin',
+      locale: 'en',
+      memberships: [{ orgId: ORG, isSystemAdmin: true }],
+    });
+    jar = (await signIn(server.baseUrl, 'admin@grams.example', 'admin')).jar;
+  });
+  afterAll(() => server.close());
+
+  it('computes in the page server the same grams as the database, for any text', async () => {
+    const texts = fc.sample(
+      fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 12 })),
+      200,
+    );
+    texts.push(['Zoë 👩🏽‍💻 山田', 'x@y'], ['', ''], ['ab', ''], ['%_\\', 'a']);
+    for (const [name, email] of texts) {
+      if (name.includes('\u0000') || email.includes('\u0000')) continue;
+      const text = searchText(name, email);
+      const result = await sql<{ gram: string }>`select search_grams(${text}) as gram`.execute(db);
+      expect(new Set(result.rows.map((row) => row.gram)), JSON.stringify(text)).toEqual(searchGrams(text));
+    }
+  });
+
+  it('keeps the grams of the seeded organisations exact, bulk-loaded or added row by row', async () => {
+    expect(await gramMismatches(db)).toEqual([]);
+    const pending = await db.selectFrom('user_search_grams_pending').selectAll().execute();
+    expect(pending).toEqual([]);
+  });
+
+  it('answers 1, 2 and 3 character searches with and without filters with the counted total', async () => {
+    for (const search of [
+      'a',
+      'n',
+      'AN',
+      'nn',
+      'ann',
+      'Ë',
+      'ë 1',
+      '%',
+      '_',
+      '1%',
+      '山',
+      '山田',
+      '👩',
+      '🏽‍',
+      '@',
+      'zz',
+    ]) {
+      const q = encodeURIComponent(search);
+      expect(await total(ORG, `?filter%5Bquery%5D=${q}`), search).toBe(await counted(ORG, search));
+      expect(await total(ORG, `?filter%5Bquery%5D=${q}&filter%5Bstatus%5D=active`), search).toBe(
+        await counted(ORG, search, 'active'),
+      );
+      expect(await total(ORG, `?filter%5Bquery%5D=${q}&filter%5Bis_system_admin%5D=true`), search).toBe(
+        await counted(ORG, search, undefined, true),
+      );
+    }
+    expect(await total(ORG, '?filter%5Bquery%5D=a')).toBe(6);
+  });
+
+  it('keeps the counts exact through inserts, renames, status and type changes, moves and deletes', async () => {
+    const other = uuidv7();
+    await db.insertInto('organizations').values({ id: other, name: 'Other', slug: 'other-grams' }).execute();
+    const extra = [user(ORG, 'Hanna Ek', 'hanna@grams.example'), user(ORG, 'Otto', 'otto@grams.example', 'pending')];
+    await insertUsers(db, extra);
+    expect(await total(ORG, '?filter%5Bquery%5D=nn')).toBe(await counted(ORG, 'nn'));
+    const hanna = extra[0]?.id ?? '';
+    const rename = (name: string) => ({
+      name,
+      sort_name: sortName(name),
+      search_text: searchText(name, 'h@grams.example'),
+    });
+    await db
+      .updateTable('users')
+      .set(rename('Hannah Ekström'))
+      .where('org_id', '=', ORG)
+      .where('id', '=', hanna)
+      .execute();
+    await db.updateTable('users').set({ first_name: 'Hannah' }).where('org_id', '=', ORG).execute();
+    await db
+      .updateTable('users')
+      .set({ status: 'disabled' })
+      .where('org_id', '=', ORG)
+      .where('name', 'like', 'A%')
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ is_system_admin: true })
+      .where('org_id', '=', ORG)
+      .where('id', '=', hanna)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ org_id: other })
+      .where('id', '=', extra[1]?.id ?? '')
+      .execute();
+    await db.deleteFrom('users').where('org_id', '=', ORG).where('name', '=', 'Zoë 100%').execute();
+    expect(await gramMismatches(db)).toEqual([]);
+    for (const search of ['h', 'ö', 'nn', 'ann', 'otto', 'ot', '%']) {
+      const q = encodeURIComponent(search);
+      expect(await total(ORG, `?filter%5Bquery%5D=${q}`), search).toBe(await counted(ORG, search));
+      expect(await total(ORG, `?filter%5Bquery%5D=${q}&filter%5Bstatus%5D=disabled`), search).toBe(
+        await counted(ORG, search, 'disabled'),
+      );
+    }
+    expect(await total(ORG, '?filter%5Bquery%5D=ot')).toBe(0);
+  });
+
+  it('counts the rows of an organisation whose bulk load never finished, so its totals stay exact', async () => {
+    const killed = uuidv7();
+    await db.insertInto('organizations').values({ id: killed, name: 'Killed', slug: 'killed-grams' }).execute();
+    await db.insertInto('user_search_grams_pending').values({ org_id: killed }).execute();
+    await insertUsers(db, [user(killed, 'Anna Pending', 'ap@k.example'), user(killed, 'Bo', 'bo@k.example')]);
+    const kept = await db.selectFrom('user_search_grams').select('gram').where('org_id', '=', killed).execute();
+    expect(kept).toEqual([]);
+    await createAccount(db, {
+      email: 'admin@killed-grams.example',
+      password: 'admin',
+      name: 'Killed Admin',
+      firstName: 'Killed',
+      lastName: 'Admin',
+      locale: 'en',
+      memberships: [{ orgId: killed, isSystemAdmin: true }],
+    });
+    const own = (await signIn(server.baseUrl, 'admin@killed-grams.example', 'admin')).jar;
+    const response = await fetch(`${server.baseUrl}/apis/accounts/api/v3/orgs/${killed}/users?filter%5Bquery%5D=a`, {
+      headers: { cookie: own.header() },
+    });
+    const document: UserListDocument = userListDocumentSchema.parse(await response.json());
+    expect(document.meta.total_count).toBe(await counted(killed, 'a'));
+    expect(document.meta.total_count).toBe(3);
+  });
+
+  it('bulk-loads an organisation with its grams written at the end and none pending', async () => {
+    const orgId = await seedOrganization(db, {
+      name: 'Bulk',
+      slug: 'bulk-grams',
+      users: 1200,
+      batchSize: 500,
+      seed: 5,
+    });
+    const pending = await db.selectFrom('user_search_grams_pending').selectAll().where('org_id', '=', orgId).execute();
+    expect(pending).toEqual([]);
+    expect(await gramMismatches(db)).toEqual([]);
+    const kept = await db
+      .selectFrom('user_search_grams')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    expect(kept.n).toBeGreaterThan(100);
+  });
+
+  it('adds up the grams of the users already there when the migration runs on an existing database', async () => {
+    const pglite = await PGlite.create('memory://', { extensions: { pg_trgm } });
+    const old = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    try {
+      const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo('0004-sign-in-attempts')).error).toBeUndefined();
+      // More users than one chunk of the backfill's keyset walk (20,000), in two organisations.
+      const orgs = [uuidv7(), uuidv7()];
+      for (const [index, orgId] of orgs.entries()) {
+        await old
+          .insertInto('organizations')
+          .values({ id: orgId, name: `Old ${index}`, slug: `old-${index}` })
+          .execute();
+        await insertUsers(
+          old,
+          Array.from({ length: index === 0 ? 20_500 : 301 }, (_, n) =>
+            user(orgId, `Person ${n} Ölund`, `p${n}@old${index}.example`, n % 3 ? 'active' : 'pending', n % 7 === 0),
+          ),
+        );
+      }
+      await migrate(old);
+      expect(await gramMismatches(old)).toEqual([]);
+      const kept = await sql<{ n: string }>`
+        select sum(n) as n from user_search_grams where org_id = ${orgs[1]} and gram = 'ö'`.execute(old);
+      expect(Number(kept.rows[0]?.n)).toBe(301);
+    } finally {
+      await old.destroy();
+    }
+  }, 120_000);
+});
