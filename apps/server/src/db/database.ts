@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -65,7 +65,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   await migrate(db);
+  await analyzeIfNeverAnalyzed(db);
   return { db, engine: 'pglite', close: () => db.destroy() };
+}
+
+/**
+ * PGlite runs no autovacuum, so nothing else gathers planner statistics: a data folder written
+ * before the seeders analysed (or by other tools) is analysed once at start-up.
+ */
+async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
+  const { rows } = await sql<{ never: boolean }>`
+    select exists (
+      select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0
+    ) as never`.execute(db);
+  if (rows[0]?.never) await sql`analyze`.execute(db);
 }
 
 export async function migrate(db: Db): Promise<void> {

@@ -208,7 +208,11 @@ export async function createAccount(
   return accountId;
 }
 
-/** Seeds the demo organisations and accounts when the database has no organisation yet. */
+/**
+ * Seeds the demo organisations and accounts when the database has no organisation yet, then
+ * gathers planner statistics: PGlite has no autovacuum, and without statistics the planner takes
+ * an organisation for one row and joins a page 40 times slower (21 ms instead of 0.5 ms).
+ */
 export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   const existing = await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
@@ -228,6 +232,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       await createAccount(tx, { ...account, memberships });
     }
   });
+  await sql`analyze`.execute(db);
   return true;
 }
 

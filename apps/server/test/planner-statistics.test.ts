@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../src/db/database.ts';
+import { DEMO_ORGS, seedDemoIfEmpty } from '../src/db/seed.ts';
+
+/** Rows the planner believes `users` holds (-1: never analysed). */
+async function plannedUsers(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select reltuples::int as n from pg_class where relname = 'users'`.execute(
+    db,
+  );
+  return rows[0]?.n ?? -1;
+}
+
+describe('planner statistics (PGlite runs no autovacuum)', () => {
+  it('gathers statistics right after seeding the demo, so a page is not planned as for one row', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      await seedDemoIfEmpty(database.db);
+      expect(await plannedUsers(database.db)).toBeGreaterThanOrEqual(485);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`
+        explain select u.id from users u
+        join (select id from users where org_id = ${DEMO_ORGS.acme.id} order by id limit 25 offset 25) page on page.id = u.id
+        where u.org_id = ${DEMO_ORGS.acme.id}`.execute(database.db);
+      // Without statistics the planner runs the page's subquery once per user of the organisation.
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).not.toMatch(/Join Filter/);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('analyses a data folder that was never analysed when the server opens it', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-stats-'));
+    try {
+      const first = await openDatabase({ dataDir });
+      await sql`insert into organizations (id, name, slug) values (${DEMO_ORGS.acme.id}, 'Acme', 'acme')`.execute(
+        first.db,
+      );
+      await sql`
+        insert into users (org_id, id, name, email, status, sort_name, search_text)
+        select ${DEMO_ORGS.acme.id}, gen_random_uuid(), 'U ' || n, 'u' || n || '@x.example', 'active', 'u ' || n, 'u'
+        from generate_series(1, 300) n`.execute(first.db);
+      // As a data folder written before the seeders analysed looks: rows, and no statistics.
+      await sql`update pg_class set reltuples = -1 where relname = 'users'`.execute(first.db);
+      await first.close();
+      const again = await openDatabase({ dataDir });
+      try {
+        expect(await plannedUsers(again.db)).toBe(300);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
