@@ -49,13 +49,12 @@ function useSelectionForQuery(queryKey: string) {
   const [state, setState] = useState({ queryKey, selection: EMPTY_SELECTION });
   if (state.queryKey !== queryKey) setState({ queryKey, selection: EMPTY_SELECTION });
   const selection = state.queryKey === queryKey ? state.selection : EMPTY_SELECTION;
+  // Stable across queries, so a change of query does not re-render every (memoised) row at once.
+  // A change made under the previous query stays with that query, which the next render clears.
   const update = useCallback(
     (change: (current: Selection) => Selection) =>
-      setState((current) => ({
-        queryKey,
-        selection: change(current.queryKey === queryKey ? current.selection : EMPTY_SELECTION),
-      })),
-    [queryKey],
+      setState((current) => ({ queryKey: current.queryKey, selection: change(current.selection) })),
+    [],
   );
   return [selection, update] as const;
 }
