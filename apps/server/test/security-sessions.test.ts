@@ -109,6 +109,20 @@ describe('session cookies and the sign-in flow', () => {
     it('ignores X-Forwarded-Proto without TRUST_PROXY', async () => {
       expect(setCookieOf(await signInOverHttps(direct), 'sid')).not.toMatch(/; Secure/);
     });
+
+    it("gives the identity provider's cookies the same verdict on X-Forwarded-Proto as the server's", async () => {
+      const providerCookies = async (target: TestServer) => {
+        const headers = { 'x-forwarded-proto': 'https' };
+        const start = await fetch(`${target.baseUrl}/auth/start`, { redirect: 'manual', headers });
+        const authorize = await fetch(start.headers.get('location') ?? '', { redirect: 'manual', headers });
+        expect(authorize.status).toBe(303);
+        const cookies = authorize.headers.getSetCookie().filter((cookie) => cookie.startsWith('_interaction'));
+        expect(cookies.length).toBeGreaterThan(0);
+        return cookies;
+      };
+      for (const cookie of await providerCookies(proxied)) expect(cookie).toMatch(/; secure/i);
+      for (const cookie of await providerCookies(direct)) expect(cookie).not.toMatch(/; secure/i);
+    });
   });
 
   describe('session fixation', () => {

@@ -156,6 +156,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     },
   };
   const provider = new Provider(`${publicUrl}${EMBEDDED_ISSUER_PATH}`, configuration);
+  // It reads the scheme, host and client address from X-Forwarded-*, which the plugin mounting it
+  // sets from Fastify's own conclusion under TRUST_PROXY (identity-provider plugin).
   provider.proxy = true;
   return provider;
 }

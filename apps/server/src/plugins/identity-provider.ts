@@ -25,6 +25,20 @@ const providerRefusal = z.object({
 const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.string()) }) });
 
 /**
+ * The raw request for the provider, its forwarded headers replaced by what Fastify concluded under
+ * TRUST_PROXY. The provider trusts X-Forwarded-* (`provider.proxy`), so it sees the scheme, host
+ * and client address the rest of the server sees: a forged X-Forwarded-Proto from an untrusted
+ * peer no longer makes it set Secure cookies over plain http.
+ */
+function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
+  const { headers } = request.raw;
+  headers['x-forwarded-proto'] = request.protocol;
+  headers['x-forwarded-host'] = request.host;
+  headers['x-forwarded-for'] = request.ip;
+  return request.raw;
+}
+
+/**
  * Mounts the embedded OpenID provider at /idp and serves its interactions: the sign-in form,
  * then, for a person in several organisations, the choice of organisation.
  */
@@ -41,7 +55,7 @@ export async function identityProviderPlugin(
     idp.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
-      const raw = request.raw as typeof request.raw & { originalUrl?: string };
+      const raw = asFastifySeesIt(request) as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url ?? '/';
       raw.url = (raw.url ?? '/').slice(EMBEDDED_ISSUER_PATH.length) || '/';
       await callback(raw, reply.raw);
@@ -59,7 +73,7 @@ export async function identityProviderPlugin(
       reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, userId: string) => {
       const redirectTo = await provider.interactionResult(
-        request.raw,
+        asFastifySeesIt(request),
         reply.raw,
         { login: { accountId: userId } },
         { mergeWithLastSubmission: false },
@@ -82,7 +96,7 @@ export async function identityProviderPlugin(
     );
 
     interaction.get('/interaction/:uid', async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       return sendHtml(
         reply,
         renderSignInPage({ language: languageOf(request, details), action: `/interaction/${details.uid}/login` }),
@@ -90,7 +104,7 @@ export async function identityProviderPlugin(
     });
 
     interaction.post('/interaction/:uid/login', async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       const body = signInBody.safeParse(request.body);
       const email = body.success ? body.data.email : '';
       const action = `/interaction/${details.uid}/login`;
@@ -124,7 +138,7 @@ export async function identityProviderPlugin(
     });
 
     interaction.post('/interaction/:uid/organization', async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       const pending = pendingLogin.safeParse(details.result);
       const body = chooseBody.safeParse(request.body);
       if (!pending.success || !body.success || !pending.data.pendingLogin.userIds.includes(body.data.membership)) {
