@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
 import { findPostgresBin, startThrowawayPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
+import { EMBEDDED_CLIENT_ID } from '../src/auth/identity-provider.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { DEMO_ORGS, seedDemoIfEmpty } from '../src/db/seed.ts';
@@ -131,6 +132,13 @@ describe.skipIf(skipReason !== undefined)('PostgreSQL stopped while the server r
     expect((await timed(USERS)).status).toBe(200);
     expect((await timed(`${USERS}?sort=name&filter%5Bquery%5D=ann`)).status).toBe(200);
     expect((await timed('/readyz')).status).toBe(200);
+    const clientSecret = (
+      await database.db
+        .selectFrom('app_secrets')
+        .select('value')
+        .where('name', '=', 'oidc_client_secret')
+        .executeTakeFirstOrThrow()
+    ).value;
 
     await postgres.stopServer('fast');
 
@@ -156,6 +164,25 @@ describe.skipIf(skipReason !== undefined)('PostgreSQL stopped while the server r
     expect(idp.status).toBe(503);
     expect(idpPage).toContain('Something went wrong');
     expect(idpPage).not.toMatch(/ECONNREFUSED|select |\.ts:\d+/);
+    // And its JSON endpoints: "try again shortly", not a fault of theirs (500 server_error).
+    const token = await fetch(`${baseUrl}/idp/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${EMBEDDED_CLIENT_ID}:${clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'some-code',
+        redirect_uri: `${baseUrl}/auth/callback`,
+      }),
+    });
+    expect(token.status).toBe(503);
+    expect(token.headers.get('retry-after')).toBe('5');
+    expect(await token.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'the database is unavailable; try again shortly',
+    });
     const ready = await timed('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.ms).toBeLessThan(BOUND_MS);

@@ -159,5 +159,31 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
   // It reads the scheme, host and client address from X-Forwarded-*, which the plugin mounting it
   // sets from Fastify's own conclusion under TRUST_PROXY (identity-provider plugin).
   provider.proxy = true;
+  answerDatabaseOutagesWith503(provider);
   return provider;
+}
+
+/**
+ * The provider's JSON endpoints (token, userinfo, revocation…) answer an error they did not expect
+ * with 500 `server_error`. A database outage is not the provider's fault and passes: they answer it
+ * 503 `temporarily_unavailable` with Retry-After, as the rest of the server does (its HTML pages
+ * already say so through `renderError`).
+ */
+function answerDatabaseOutagesWith503(provider: Provider): void {
+  const outages = new WeakSet<object>();
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: unknown) => {
+    if (isDatabaseUnavailable(error)) outages.add(ctx);
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!outages.has(ctx)) return;
+    ctx.status = 503;
+    ctx.set('Retry-After', '5');
+    if (ctx.response.type !== 'text/html') {
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'the database is unavailable; try again shortly',
+      };
+    }
+  });
 }
