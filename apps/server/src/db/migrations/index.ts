@@ -4,6 +4,7 @@ import * as listPerformance from './0002-list-performance.ts';
 import * as pageAnchors from './0003-page-anchors.ts';
 import * as signInAttempts from './0004-sign-in-attempts.ts';
 import * as searchGrams from './0005-search-grams.ts';
+import * as coveringFilterIndexes from './0006-covering-filter-indexes.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-page-anchors': pageAnchors,
   '0004-sign-in-attempts': signInAttempts,
   '0005-search-grams': searchGrams,
+  '0006-covering-filter-indexes': coveringFilterIndexes,
 };
