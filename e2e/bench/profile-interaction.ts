@@ -28,6 +28,8 @@ const consumers = new Map<string, SourceMapConsumer | undefined>();
 function original(url: string, line: number, column: number): { source: string; name: string } {
   const file = url.startsWith('http') ? new URL(url).pathname : '';
   if (!file.endsWith('.js')) return { source: url || '(native)', name: '' };
+  // A script's compilation or top level, before any function.
+  if (line < 0) return { source: file, name: '(script)' };
   if (!consumers.has(file)) {
     try {
       consumers.set(file, new SourceMapConsumer(JSON.parse(readFileSync(path.join(dist, `${file}.map`), 'utf8'))));
