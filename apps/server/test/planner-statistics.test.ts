@@ -31,7 +31,16 @@ describe('planner statistics (PGlite runs no autovacuum)', () => {
     }
   });
 
-  it('analyses a data folder that was never analysed when the server opens it', async () => {
+  it.each([
+    ['a table never analysed', [sql`update pg_class set reltuples = -1 where relname = 'users'`]],
+    [
+      'users without column statistics (analysed while still empty)',
+      [
+        sql`update pg_class set reltuples = 0 where relname = 'users'`,
+        sql`delete from pg_statistic where starelid = 'users'::regclass`,
+      ],
+    ],
+  ])('analyses a data folder that has %s when the server opens it', async (_case, forgetStatistics) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-stats-'));
     try {
       const first = await openDatabase({ dataDir });
@@ -42,8 +51,8 @@ describe('planner statistics (PGlite runs no autovacuum)', () => {
         insert into users (org_id, id, name, email, status, sort_name, search_text)
         select ${DEMO_ORGS.acme.id}, gen_random_uuid(), 'U ' || n, 'u' || n || '@x.example', 'active', 'u ' || n, 'u'
         from generate_series(1, 300) n`.execute(first.db);
-      // As a data folder written before the seeders analysed looks: rows, and no statistics.
-      await sql`update pg_class set reltuples = -1 where relname = 'users'`.execute(first.db);
+      await sql`analyze users`.execute(first.db);
+      for (const statement of forgetStatistics) await statement.execute(first.db);
       await first.close();
       const again = await openDatabase({ dataDir });
       try {

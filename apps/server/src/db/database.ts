@@ -71,13 +71,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 /**
  * PGlite runs no autovacuum, so nothing else gathers planner statistics: a data folder written
- * before the seeders analysed (or by other tools) is analysed once at start-up.
+ * before the seeders analysed (or by other tools) is analysed once at start-up: when a table was
+ * never analysed, or users exist and the users table has no column statistics.
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean }>`
     select exists (
       select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0
+    ) or (
+      exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
     ) as never`.execute(db);
   if (rows[0]?.never) await sql`analyze`.execute(db);
 }

@@ -231,8 +231,9 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       }));
       await createAccount(tx, { ...account, memberships });
     }
+    // In the same transaction, so that no data folder holds the demo without statistics.
+    await sql`analyze`.execute(tx);
   });
-  await sql`analyze`.execute(db);
   return true;
 }
 
@@ -272,7 +273,19 @@ export async function ensureLargeOrganization(
     .select('id')
     .where('slug', '=', options.slug)
     .executeTakeFirst();
-  if (existing) return { orgId: existing.id, adminEmail: `admin@${options.slug}.example` };
+  if (existing) {
+    const pending = await db
+      .selectFrom('user_search_grams_pending')
+      .select('org_id')
+      .where('org_id', '=', existing.id)
+      .executeTakeFirst();
+    if (pending) {
+      throw new Error(
+        `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
+      );
+    }
+    return { orgId: existing.id, adminEmail: `admin@${options.slug}.example` };
+  }
   options.beforeSeeding?.();
   return seedLargeOrganization(db, options);
 }

@@ -2,7 +2,7 @@ import type { UserListQuery } from '@users-admin/contract';
 import { type AliasedSelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
-import { escapeLike, MAX_GRAM_LENGTH } from '../lib/user-text.ts';
+import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
@@ -129,7 +129,8 @@ export function createUsersRepository(db: Db) {
   async function searchCounts(orgId: string, query: UserListQuery): Promise<{ total: number; base: number }> {
     const search = query.search?.toLowerCase() ?? '';
     const key = JSON.stringify([search, query.status ?? null, query.isSystemAdmin ?? null]);
-    const gramKept = [...search].length <= MAX_GRAM_LENGTH;
+    // (The contract never passes an empty search or one holding the separator, which no gram has.)
+    const gramKept = search !== '' && !search.includes(SEARCH_SEPARATOR) && [...search].length <= MAX_GRAM_LENGTH;
     const row = await db
       .selectFrom(keptCount(orgId, query).as('kept'))
       .leftJoin('org_data_versions as v', (join) => join.on('v.org_id', '=', orgId))

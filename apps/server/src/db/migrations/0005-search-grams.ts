@@ -17,6 +17,9 @@ import { runStatements } from './run-statements.ts';
  * an organisation still registered (a bulk load that was killed) is counted the old way, by reading
  * the rows, so a total is never wrong. Grams holding the separator between name and email (U+001F)
  * are not kept: a search cannot contain it.
+ *
+ * Writers of one organisation update the same gram rows ("a", ".", "com"…): every trigger takes
+ * their locks in key order (`order by`), so two concurrent writes queue rather than deadlock.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(
@@ -49,20 +52,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         from inserted i cross join lateral search_grams(i.search_text) g(gram)
         where not exists (select 1 from user_search_grams_pending p where p.org_id = i.org_id)
         group by 1, 2, 3, 4
+        order by 1, 2, 3, 4
         on conflict (org_id, gram, status, is_system_admin) do update set n = user_search_grams.n + excluded.n;
       return null;
     end $$;
 
     create function users_grams_delete() returns trigger language plpgsql as $$
     begin
-      update user_search_grams c set n = c.n - d.n
-        from (
-          select o.org_id, g.gram, o.status, o.is_system_admin, count(*) as n
-          from deleted o cross join lateral search_grams(o.search_text) g(gram)
-          where not exists (select 1 from user_search_grams_pending p where p.org_id = o.org_id)
-          group by 1, 2, 3, 4
-        ) d
-        where c.org_id = d.org_id and c.gram = d.gram and c.status = d.status and c.is_system_admin = d.is_system_admin;
+      insert into user_search_grams (org_id, gram, status, is_system_admin, n)
+        select o.org_id, g.gram, o.status, o.is_system_admin, -count(*)
+        from deleted o cross join lateral search_grams(o.search_text) g(gram)
+        where not exists (select 1 from user_search_grams_pending p where p.org_id = o.org_id)
+        group by 1, 2, 3, 4
+        order by 1, 2, 3, 4
+        on conflict (org_id, gram, status, is_system_admin) do update set n = user_search_grams.n + excluded.n;
       return null;
     end $$;
 
@@ -85,6 +88,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         where not exists (select 1 from user_search_grams_pending p where p.org_id = c.org_id)
         group by 1, 2, 3, 4
         having sum(c.delta) <> 0
+        order by 1, 2, 3, 4
         on conflict (org_id, gram, status, is_system_admin) do update set n = user_search_grams.n + excluded.n;
       return null;
     end $$;
