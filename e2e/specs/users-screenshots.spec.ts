@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { designTokens } from '../../apps/web/src/config/design-tokens.ts';
 import { screenshot } from '../support/browser.ts';
 import {
   ACME_TOTAL,
@@ -40,11 +41,20 @@ async function settle(users: UsersPage) {
 async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: () => Promise<void>) {
   for (const [name, viewport] of Object.entries(BREAKPOINTS)) {
     await users.page.setViewportSize(viewport);
-    // Under load the resize can reach the page's layout late (a CI run drew an sm screenshot with the
-    // md layout): wait until the document itself is that wide and its media queries say so.
+    // Under load the resize can reach the page's styles late (CI runs drew the sm loading screenshot
+    // with the lg layout while matchMedia already agreed): wait until the document is that wide and
+    // the page's own breakpoint styles have followed (main's side padding is 16 px below lg, 32 from).
     await users.page.waitForFunction(
-      (width) => window.innerWidth === width && window.matchMedia(`(max-width: ${width}px)`).matches,
-      viewport.width,
+      ({ width, lgMin }) => {
+        const main = document.querySelector('main');
+        const padding = main ? getComputedStyle(main).paddingLeft : '';
+        return (
+          window.innerWidth === width &&
+          window.matchMedia(`(max-width: ${width}px)`).matches &&
+          padding === (width >= lgMin ? '32px' : '16px')
+        );
+      },
+      { width: viewport.width, lgMin: designTokens.breakpoints.lg.min },
     );
     // MUI's popovers follow a window resize after a 166 ms debounce: without this wait, an open
     // Filters dialog was drawn where it belonged at the previous size.
