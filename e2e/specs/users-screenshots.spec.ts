@@ -40,22 +40,33 @@ async function settle(users: UsersPage) {
  */
 async function drawAtEveryBreakpoint(users: UsersPage, state: string, prepare?: () => Promise<void>) {
   for (const [name, viewport] of Object.entries(BREAKPOINTS)) {
-    await users.page.setViewportSize(viewport);
-    // Under load the resize can reach the page's styles late (CI runs drew the sm loading screenshot
-    // with the lg layout while matchMedia already agreed): wait until the document is that wide and
-    // the page's own breakpoint styles have followed (main's side padding is 16 px below lg, 32 from).
-    await users.page.waitForFunction(
-      ({ width, lgMin }) => {
-        const main = document.querySelector('main');
-        const padding = main ? getComputedStyle(main).paddingLeft : '';
-        return (
-          window.innerWidth === width &&
-          window.matchMedia(`(max-width: ${width}px)`).matches &&
-          padding === (width >= lgMin ? '32px' : '16px')
+    // CI runs drew the sm loading screenshot with the lg layout: the window and matchMedia had the
+    // new size, but the page's breakpoint styles (its main's side padding: 16 px below lg, 32 from)
+    // had not followed, even seconds later. Headless Chromium then needs another resize; up to three
+    // tries, and the overflow checks below decide either way.
+    const lgLayout = viewport.width >= designTokens.breakpoints.lg.min;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await users.page.setViewportSize(attempt === 0 ? viewport : { ...viewport, width: viewport.width + 1 });
+      await users.page.setViewportSize(viewport);
+      await users.page.waitForFunction(
+        (width) => window.innerWidth === width && window.matchMedia(`(max-width: ${width}px)`).matches,
+        viewport.width,
+      );
+      const followed = await users.page
+        .waitForFunction(
+          (expected) => {
+            const main = document.querySelector('main:has(h1)');
+            return main !== null && getComputedStyle(main).paddingLeft === expected;
+          },
+          lgLayout ? '32px' : '16px',
+          { timeout: 3000 },
+        )
+        .then(
+          () => true,
+          () => false,
         );
-      },
-      { width: viewport.width, lgMin: designTokens.breakpoints.lg.min },
-    );
+      if (followed) break;
+    }
     // MUI's popovers follow a window resize after a 166 ms debounce: without this wait, an open
     // Filters dialog was drawn where it belonged at the previous size.
     await users.page.waitForTimeout(250);
