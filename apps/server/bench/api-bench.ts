@@ -63,6 +63,9 @@ const SHAPES: Shape[] = [
   { name: 'search 8 chars, many ("williams")', query: page(1, { search: 'williams' }) },
   { name: 'search 8 chars, few (".99999@b")', query: page(1, { search: '.99999@b' }) },
   { name: 'search 8 chars, none ("zzzzzzzz")', query: page(1, { search: 'zzzzzzzz' }) },
+  { name: 'search 4 chars, all, in the domain ("exam")', query: page(1, { search: 'exam' }) },
+  { name: 'search "@" and a domain ("@bench")', query: page(1, { search: '@bench' }) },
+  { name: 'search 5 chars, many, in mailboxes ("user.")', query: page(1, { search: 'user.' }) },
   {
     name: 'search + filters + sort',
     query: page(1, { search: 'ann', status: 'active', isSystemAdmin: false, sort: 'name' }),

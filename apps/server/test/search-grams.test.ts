@@ -212,6 +212,135 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     expect(await total(ORG, '?filter%5Bquery%5D=ot')).toBe(0);
   });
 
+  it('totals and lists searches of four or more characters exactly, in names, mailboxes, domains and across the @', async () => {
+    const orgId = uuidv7();
+    await db.insertInto('organizations').values({ id: orgId, name: 'Domains', slug: 'domains' }).execute();
+    const statuses: UserStatus[] = ['active', 'pending', 'inactive', 'disabled'];
+    const domains = [
+      'acme.example',
+      'acme.example',
+      'acme.example',
+      'sub.acme.example',
+      'acme-partners.example',
+      'x.org',
+    ];
+    const rows = Array.from({ length: 60 }, (_, n) =>
+      user(
+        orgId,
+        ['Anna Lind', 'Bo Example', 'Carl @ Home', 'Dana Acme', '山田 太郎'][n % 5] ?? '',
+        `${['anna', 'bo.e', 'carl', 'dana', 'user'][n % 5]}.${n}@${domains[n % domains.length]}`,
+        statuses[n % 4],
+        n % 7 === 0,
+      ),
+    );
+    rows.push(user(orgId, 'Eve Nodomain', 'eve-without-at'), user(orgId, 'Fay Trailing', 'fay@'));
+    await insertUsers(db, rows);
+    await createAccount(db, {
+      email: 'admin@domains.example',
+      password: 'admin',
+      name: 'Domains Admin',
+      firstName: 'Domains',
+      lastName: 'Admin',
+      locale: 'en',
+      memberships: [{ orgId, isSystemAdmin: true }],
+    });
+    const own = (await signIn(server.baseUrl, 'admin@domains.example', 'admin')).jar;
+    const list = async (query: string) => {
+      const response = await fetch(`${server.baseUrl}/apis/accounts/api/v3/orgs/${orgId}/users${query}`, {
+        headers: { cookie: own.header() },
+      });
+      expect(response.status).toBe(200);
+      return userListDocumentSchema.parse(await response.json());
+    };
+    const expected = async (search: string, status?: string) => {
+      const result = await sql<{ id: string }>`
+        select id from users
+        where org_id = ${orgId} and search_text like ${`%${escapeLike(search.toLowerCase())}%`}
+          and (${status ?? null}::text is null or status = ${status ?? null})
+        order by sort_name, id`.execute(db);
+      return result.rows.map((row) => row.id);
+    };
+    const check = async (search: string) => {
+      for (const status of [undefined, 'pending']) {
+        const ids = await expected(search, status);
+        const filter = `filter%5Bquery%5D=${encodeURIComponent(search)}${status ? `&filter%5Bstatus%5D=${status}` : ''}`;
+        // Both a small page (the walk in order) and a large one (the search's indexes).
+        for (const size of [5, 100]) {
+          const document = await list(`?${filter}&sort=name&page%5Bsize%5D=${size}`);
+          expect(document.meta.total_count, `${search} ${status} ${size}`).toBe(ids.length);
+          expect(
+            document.data.map((resource) => resource.id),
+            `${search} ${status} ${size}`,
+          ).toEqual(ids.slice(0, size));
+        }
+      }
+    };
+    for (const search of [
+      'acme',
+      'acme.example',
+      '.example',
+      'exam',
+      'partners',
+      '@acme',
+      '@acme.ex',
+      '@sub',
+      '@x.org',
+      '.12@acme',
+      'anna.0@acme.example',
+      'a.30@',
+      '@ home',
+      'carl @',
+      'nodomain',
+      'without-at',
+      'fay@',
+      '山田 太郎',
+      'user.',
+      'zzzz',
+    ]) {
+      await check(search);
+    }
+    // Random substrings of the users' own search texts, four characters or longer.
+    const texts = rows.map((row) => row.search_text);
+    const samples = fc.sample(
+      fc
+        .tuple(fc.constantFrom(...texts), fc.nat(), fc.integer({ min: 4, max: 14 }))
+        .map(([text, from, length]) => text.slice(from % text.length, (from % text.length) + length))
+        .filter((search) => search.length >= 4 && !search.includes('\u001f')),
+      { numRuns: 40, seed: 20261122 },
+    );
+    for (const search of samples) await check(search);
+  }, 60_000);
+
+  it('reads the users of matching domains from the kept domain counts, not from the rows', async () => {
+    const key = '\u001fgrams.example';
+    // Counted, not asked of the API: the API caches a longer search's total per data version.
+    const before = await counted(ORG, 'grams.ex');
+    const counts = await db
+      .selectFrom('user_search_grams')
+      .select(['status', 'is_system_admin'])
+      .where('org_id', '=', ORG)
+      .where('gram', '=', key)
+      .execute();
+    expect(counts.length).toBeGreaterThan(0);
+    const [first] = counts;
+    const bump = (by: number) =>
+      db
+        .updateTable('user_search_grams')
+        .set({ n: sql`n + ${by}` })
+        .where('org_id', '=', ORG)
+        .where('gram', '=', key)
+        .where('status', '=', first?.status ?? '')
+        .where('is_system_admin', '=', first?.is_system_admin ?? false)
+        .execute();
+    await bump(1000);
+    try {
+      expect(await total(ORG, '?filter%5Bquery%5D=grams.ex')).toBe(before + 1000);
+      expect(await total(ORG, '?filter%5Bquery%5D=%40gram')).toBe(before + 1000);
+    } finally {
+      await bump(-1000);
+    }
+  });
+
   it('counts the rows of an organisation whose bulk load never finished, so its totals stay exact', async () => {
     const killed = uuidv7();
     await db.insertInto('organizations').values({ id: killed, name: 'Killed', slug: 'killed-grams' }).execute();

@@ -92,7 +92,7 @@ export async function migrate(db: Db): Promise<void> {
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const result of results ?? []) {
-    if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`);
+    if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
   }
   if (error) throw error;
 }

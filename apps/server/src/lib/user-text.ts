@@ -20,8 +20,33 @@ export function escapeLike(text: string): string {
 export const MAX_GRAM_LENGTH = 3;
 
 /**
+ * The e-mail domain of a search text: what follows its last `@`, or nothing without one (the
+ * database's `search_domain()`). The search text is its head (`searchHead`) followed by its domain,
+ * and the head ends with that `@`: so a search without `@` matches a user exactly when it is in the
+ * head or in the domain, and one user's domain is most users' (migration 0007).
+ */
+export function searchDomain(text: string): string {
+  const at = text.lastIndexOf('@');
+  return at < 0 ? '' : text.slice(at + 1);
+}
+
+/** The search text without its e-mail domain (the database's `search_head()`). */
+export function searchHead(text: string): string {
+  return text.slice(0, text.length - searchDomain(text).length);
+}
+
+/**
+ * The key under which `user_search_grams` keeps how many users have a domain: the separator, which
+ * no gram holds, and the domain.
+ */
+export function domainKey(domain: string): string {
+  return `${SEARCH_SEPARATOR}${domain}`;
+}
+
+/**
  * The distinct 1- to 3-character substrings of a search text, by code point as PostgreSQL's
- * `substr` counts, without the separator: the same set as the database's `search_grams()`.
+ * `substr` counts, without the separator, and the key of its e-mail domain: the same set as the
+ * database's `search_grams()`.
  */
 export function searchGrams(text: string): Set<string> {
   const characters = /^\p{ASCII}*$/u.test(text) ? text : [...text];
@@ -35,5 +60,7 @@ export function searchGrams(text: string): Set<string> {
       grams.add(gram);
     }
   }
+  const domain = searchDomain(text);
+  if (domain !== '') grams.add(domainKey(domain));
   return grams;
 }

@@ -1,5 +1,5 @@
 import type { UserListQuery } from '@users-admin/contract';
-import { type AliasedSelectQueryBuilder, sql } from 'kysely';
+import { type AliasedSelectQueryBuilder, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR } from '../lib/user-text.ts';
@@ -44,23 +44,54 @@ const ANCHOR_SPACING = 1000;
 /** Pages that start this deep use anchors; shallower ones walk from the nearer end. */
 const ANCHORED_FROM = 5000;
 
+/**
+ * Whether a search matches a user through the e-mail domain alone (`domain` an SQL expression):
+ * a search without `@` that is in the domain, or one whose only `@` comes first and whose rest
+ * starts the domain (the head ends with that `@`). Never true of an empty domain.
+ */
+function domainMatch(search: string, domain: RawBuilder<unknown>) {
+  const at = search.lastIndexOf('@');
+  if (at < 0) return sql<boolean>`strpos(${domain}, ${search}) > 0`;
+  if (at === 0 && search.length > 1) return sql<boolean>`starts_with(${domain}, ${search.slice(1)})`;
+  return sql<boolean>`false`;
+}
+
+/**
+ * A search put to its indexes (migration 0007): in the head (name and mailbox) through the trigram
+ * index, in one of the given domains through the domain index, or across the `@` between the two.
+ * `domains` must be every domain of the organisation that `domainMatch` accepts.
+ */
+function searchByIndexes(search: string, domains: readonly string[]) {
+  const head = sql`search_head(search_text)`;
+  const arms = [sql<boolean>`${head} like ${`%${escapeLike(search)}%`}`];
+  if (domains.length > 0) arms.push(sql<boolean>`search_domain(search_text) = any(${[...domains]}::text[])`);
+  const at = search.lastIndexOf('@');
+  if (at > 0 && at < search.length - 1) {
+    // The head ends with the part up to the last `@`, and the domain starts with the rest.
+    arms.push(
+      sql<boolean>`(${head} like ${`%${escapeLike(search.slice(0, at + 1))}`} and starts_with(search_domain(search_text), ${search.slice(at + 1)}))`,
+    );
+  }
+  return sql<boolean>`(${sql.join(arms, sql` or `)})`;
+}
+
 /** The users of organisations. Every method takes the organisation: no query crosses tenants. */
 export function createUsersRepository(db: Db) {
   /**
-   * The rows that match. `walkInOrder` hides the search from the trigram index, so the database
-   * walks the ordered index and stops at the page: the right plan when matches are dense.
+   * The rows that match. In order (`domains` undefined), the search is hidden from the indexes, so
+   * the database walks the ordered index and stops at the page: the right plan when matches are
+   * dense. Otherwise the search is put to the indexes (see `searchByIndexes`).
    */
-  const matching = (orgId: string, query: UserListQuery, walkInOrder = false) => {
+  const matching = (orgId: string, query: UserListQuery, domains?: readonly string[]) => {
     let select = db.selectFrom('users').where('org_id', '=', orgId);
     if (query.status) select = select.where('status', '=', query.status);
     if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
     if (query.search) {
       const text = query.search.toLowerCase();
-      // strpos is the same test as LIKE '%text%', and no index serves it; it also costs less per
-      // row than the LIKE pattern matcher.
-      select = walkInOrder
-        ? select.where(sql<boolean>`strpos(search_text, ${text}) > 0`)
-        : select.where('search_text', 'like', `%${escapeLike(text)}%`);
+      // strpos is the same test as LIKE '%text%', and costs less per row than LIKE's matcher.
+      select = select.where(
+        domains === undefined ? sql<boolean>`strpos(search_text, ${text}) > 0` : searchByIndexes(text, domains),
+      );
     }
     return select;
   };
@@ -122,11 +153,40 @@ export function createUsersRepository(db: Db) {
   };
 
   /**
-   * The exact total of a search and the kept count of its filters alone (which chooses the page's
-   * plan), read in one statement: a search of 1–3 characters from the kept grams, a longer one from
-   * the counts cached per data version, else counted now and cached.
+   * The domains a search matches whole (`domainMatch`), from the organisation's kept domain counts
+   * (migration 0007), and how many users with the filters have one of them.
    */
-  async function searchCounts(orgId: string, query: UserListQuery): Promise<{ total: number; base: number }> {
+  const keptDomains = (orgId: string, query: UserListQuery, search: string) => {
+    const filtered = sql.join(
+      [
+        sql`true`,
+        ...(query.status ? [sql`status = ${query.status}`] : []),
+        ...(query.isSystemAdmin !== undefined ? [sql`is_system_admin = ${query.isSystemAdmin}`] : []),
+      ],
+      sql` and `,
+    );
+    return db
+      .selectFrom('user_search_grams')
+      .select([
+        sql<string[]>`coalesce(array_agg(distinct substr(gram, 2)), '{}')`.as('domains'),
+        sql<string>`coalesce(sum(n) filter (where ${filtered}), 0)`.as('n'),
+      ])
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`gram >= chr(31) and gram < chr(32)`)
+      .where(domainMatch(search, sql`substr(gram, 2)`));
+  };
+
+  /**
+   * The exact total of a search, the kept count of its filters alone (which chooses the page's
+   * plan), and the domains the search matches whole (undefined while the organisation's kept counts
+   * are pending), read in one statement. A search of 1–3 characters is totalled from the kept grams;
+   * a longer one from the counts cached per data version, else now: the users of matching domains
+   * from the kept counts, the others through the trigram index of the heads, and cached.
+   */
+  async function searchCounts(
+    orgId: string,
+    query: UserListQuery,
+  ): Promise<{ total: number; base: number; domains: readonly string[] | undefined }> {
     const search = query.search?.toLowerCase() ?? '';
     const key = JSON.stringify([search, query.status ?? null, query.isSystemAdmin ?? null]);
     // (The contract never passes an empty search or one holding the separator, which no gram has.)
@@ -137,39 +197,36 @@ export function createUsersRepository(db: Db) {
       .leftJoin('user_search_counts as c', (join) =>
         join.onRef('c.org_id', '=', 'v.org_id').onRef('c.version', '=', 'v.version').on('c.query_key', '=', key),
       )
-      .select(['kept.total as base', 'v.version', 'c.n'])
-      .select((eb) =>
-        gramKept
-          ? [
-              keptGramCount(orgId, query, search).as('grams'),
-              eb
-                .not(eb.exists(db.selectFrom('user_search_grams_pending').select('org_id').where('org_id', '=', orgId)))
-                .as('grams_kept'),
-            ]
-          : [sql<null>`null`.as('grams'), sql<boolean>`false`.as('grams_kept')],
-      )
+      .innerJoin(keptDomains(orgId, query, search).as('d'), (join) => join.onTrue())
+      .select(['kept.total as base', 'v.version', 'c.n', 'd.domains', 'd.n as domain_n'])
+      .select((eb) => [
+        gramKept ? keptGramCount(orgId, query, search).as('grams') : sql<null>`null`.as('grams'),
+        eb
+          .not(eb.exists(db.selectFrom('user_search_grams_pending').select('org_id').where('org_id', '=', orgId)))
+          .as('kept_counts'),
+      ])
       .executeTakeFirstOrThrow();
     const base = Number(row.base);
-    if (row.grams_kept && row.grams !== null) return { total: Number(row.grams), base };
-    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base };
-    // Counted from the rows: a longer search, or a short one while the organisation's grams are
-    // pending (a bulk load that did not finish). Fewer than 3 characters hold no trigram: the
-    // trigram index would hand back most of the organisation to recheck (3–8 s for "äf" on
-    // 1,000,000 users), where an index-only scan of the covering index reads each row's search
-    // text once (0.3–1.6 s).
-    const short = [...(query.search ?? '')].length < 3;
-    const { total } = await matching(orgId, query, short)
-      .select(sql<string>`count(*)`.as('total'))
-      .executeTakeFirstOrThrow();
+    const domains = row.kept_counts ? row.domains : undefined;
+    if (row.kept_counts && row.grams !== null) return { total: Number(row.grams), base, domains };
+    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, domains };
+    // Counted from the rows. With the kept counts: the users of the matching domains are counted
+    // already, the others are the few whose name or mailbox holds the search. Without them (a bulk
+    // load that did not finish), every row's search text is read in the covering index.
+    const counted = row.kept_counts
+      ? matching(orgId, query, []).where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
+      : matching(orgId, query);
+    const { n } = await counted.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const total = Number(n) + (row.kept_counts ? Number(row.domain_n) : 0);
     if (row.version !== null && row.version !== undefined) {
       const version = row.version;
       await db
         .insertInto('user_search_counts')
-        .values({ org_id: orgId, version, query_key: key, n: Number(total) })
-        .onConflict((oc) => oc.columns(['org_id', 'query_key']).doUpdateSet({ version, n: Number(total) }))
+        .values({ org_id: orgId, version, query_key: key, n: total })
+        .onConflict((oc) => oc.columns(['org_id', 'query_key']).doUpdateSet({ version, n: total }))
         .execute();
     }
-    return { total: Number(total), base };
+    return { total, base, domains };
   }
 
   /**
@@ -252,16 +309,9 @@ export function createUsersRepository(db: Db) {
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
-  function pageIds(
-    orgId: string,
-    query: UserListQuery,
-    skip: number,
-    limit: number,
-    ascending: boolean,
-    walkInOrder = false,
-  ) {
+  function pageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
     const direction = ascending ? 'asc' : 'desc';
-    const ids = matching(orgId, query, walkInOrder).select('id');
+    const ids = matching(orgId, query).select('id');
     const ordered =
       query.sort === undefined
         ? ids.orderBy('id', direction)
@@ -270,16 +320,23 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * A page of a search whose matches are sparse: the matches come from the trigram index alone
+   * A page of a search whose matches are sparse: the matches come from the search's indexes alone
    * (`offset 0` keeps the planner from mixing in the filters' indexes), then are filtered and sorted.
    */
-  function sparseSearchPageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
+  function sparseSearchPageIds(
+    orgId: string,
+    query: UserListQuery,
+    domains: readonly string[],
+    skip: number,
+    limit: number,
+    ascending: boolean,
+  ) {
     const direction = ascending ? 'asc' : 'desc';
-    const matches = matching(orgId, {
-      pageSize: limit,
-      pageNumber: 1,
-      ...(query.search ? { search: query.search } : {}),
-    })
+    const matches = matching(
+      orgId,
+      { pageSize: limit, pageNumber: 1, ...(query.search ? { search: query.search } : {}) },
+      domains,
+    )
       .select(['id', 'sort_name', 'status', 'is_system_admin'])
       .offset(0);
     let ids = db.selectFrom(matches.as('matches')).select('matches.id as id');
@@ -299,7 +356,7 @@ export function createUsersRepository(db: Db) {
       if (!query.search && offset < ANCHORED_FROM) return shallowPage(orgId, query, offset);
       const counts = query.search
         ? await searchCounts(orgId, query)
-        : { total: await countWithoutSearch(orgId, query), base: 0 };
+        : { total: await countWithoutSearch(orgId, query), base: 0, domains: undefined };
       const { total } = counts;
       if (offset >= total) return { users: [], total };
       const limit = Math.min(query.pageSize, total - offset);
@@ -327,12 +384,14 @@ export function createUsersRepository(db: Db) {
         ascending = !fromEnd;
         const skip = fromEnd ? total - ascendingOffset - limit : ascendingOffset;
         // With a search, walking the ordered index reads about (skip + limit) × base / total rows;
-        // the trigram index reads every match and sorts them. Take the cheaper of the two.
+        // the search's indexes read every match and sort them. Take the cheaper of the two (the
+        // walk while the organisation's kept domain counts are pending).
         const base = query.search ? counts.base : total;
-        const walkInOrder = query.search === undefined || ((skip + limit) * base) / total < 3 * total;
-        ids = walkInOrder
-          ? pageIds(orgId, query, skip, limit, ascending, query.search !== undefined)
-          : sparseSearchPageIds(orgId, query, skip, limit, ascending);
+        const { domains } = counts;
+        ids =
+          domains === undefined || ((skip + limit) * base) / total < 3 * total
+            ? pageIds(orgId, query, skip, limit, ascending)
+            : sparseSearchPageIds(orgId, query, domains, skip, limit, ascending);
       }
 
       // The ids of the page come from an index-only walk; only those rows are read in full.

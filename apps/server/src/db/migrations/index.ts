@@ -5,6 +5,7 @@ import * as pageAnchors from './0003-page-anchors.ts';
 import * as signInAttempts from './0004-sign-in-attempts.ts';
 import * as searchGrams from './0005-search-grams.ts';
 import * as coveringFilterIndexes from './0006-covering-filter-indexes.ts';
+import * as searchDomains from './0007-search-domains.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-sign-in-attempts': signInAttempts,
   '0005-search-grams': searchGrams,
   '0006-covering-filter-indexes': coveringFilterIndexes,
+  '0007-search-domains': searchDomains,
 };
