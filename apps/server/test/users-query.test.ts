@@ -1,10 +1,11 @@
 import { errorDocumentSchema, type UserListDocument, userListDocumentSchema } from '@users-admin/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, insertUsers } from '../src/db/seed.ts';
+import { insertUsers } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { searchText, sortName } from '../src/lib/user-text.ts';
-import { type CookieJar, signIn } from './support/sign-in.ts';
+import { signedInAdminOf } from './support/org-admin.ts';
+import type { CookieJar } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
 /** An organisation whose users are chosen to test search and sort exactly. */
@@ -61,16 +62,7 @@ describe('searching, filtering and sorting the users list', () => {
         search_text: searchText(person.name, person.email),
       })),
     );
-    await createAccount(db, {
-      email: 'admin@shop.example',
-      password: 'admin',
-      name: 'Shop Admin',
-      firstName: 'Shop',
-      lastName: 'Admin',
-      locale: 'en',
-      memberships: [{ orgId: ORG, isSystemAdmin: true }],
-    });
-    jar = (await signIn(server.baseUrl, 'admin@shop.example', 'admin')).jar;
+    jar = await signedInAdminOf(db, server.baseUrl, { id: ORG, slug: 'shop', name: 'Shop' });
   });
   afterAll(() => server.close());
 

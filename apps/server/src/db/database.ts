@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrations } from './migrations/index.ts';
+import { migrations, vacuumUsersAfter } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -95,4 +95,7 @@ export async function migrate(db: Db): Promise<void> {
     if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
   }
   if (error) throw error;
+  if (results?.some((result) => result.status === 'Success' && vacuumUsersAfter.has(result.migrationName))) {
+    await sql`vacuum analyze users`.execute(db);
+  }
 }

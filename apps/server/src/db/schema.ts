@@ -1,5 +1,5 @@
 import type { UserStatus } from '@users-admin/contract';
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
 
 /** Table types of the database, kept in step with the migrations in ./migrations. */
 export interface Database {
@@ -101,6 +101,8 @@ export interface UsersTable {
   sort_name: string;
   /** Lower-case name and email joined by U+001F: the one expression a search matches. */
   search_text: string;
+  /** The search text without its e-mail domain, kept by the database (migration 0007). */
+  search_head: GeneratedAlways<string>;
   created_at: CreatedAt;
 }
 export type UserRow = Selectable<UsersTable>;

@@ -269,17 +269,13 @@ export async function ensureLargeOrganization(
   options: Parameters<typeof seedLargeOrganization>[1] & { beforeSeeding?: () => void },
 ): Promise<{ orgId: string; adminEmail: string }> {
   const existing = await db
-    .selectFrom('organizations')
-    .select('id')
-    .where('slug', '=', options.slug)
+    .selectFrom('organizations as o')
+    .leftJoin('user_search_grams_pending as p', 'p.org_id', 'o.id')
+    .select(['o.id', 'p.org_id as pending'])
+    .where('o.slug', '=', options.slug)
     .executeTakeFirst();
   if (existing) {
-    const pending = await db
-      .selectFrom('user_search_grams_pending')
-      .select('org_id')
-      .where('org_id', '=', existing.id)
-      .executeTakeFirst();
-    if (pending) {
+    if (existing.pending) {
       throw new Error(
         `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
       );

@@ -21,18 +21,13 @@ export const MAX_GRAM_LENGTH = 3;
 
 /**
  * The e-mail domain of a search text: what follows its last `@`, or nothing without one (the
- * database's `search_domain()`). The search text is its head (`searchHead`) followed by its domain,
- * and the head ends with that `@`: so a search without `@` matches a user exactly when it is in the
- * head or in the domain, and one user's domain is most users' (migration 0007).
+ * database's `search_domain()`). The search text is its head (`users.search_head`) followed by its
+ * domain, and the head ends with that `@`: so a search without `@` matches a user exactly when it is
+ * in the head or in the domain, and one user's domain is most users' (migration 0007).
  */
 export function searchDomain(text: string): string {
   const at = text.lastIndexOf('@');
   return at < 0 ? '' : text.slice(at + 1);
-}
-
-/** The search text without its e-mail domain (the database's `search_head()`). */
-export function searchHead(text: string): string {
-  return text.slice(0, text.length - searchDomain(text).length);
 }
 
 /**

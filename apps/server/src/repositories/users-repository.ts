@@ -62,7 +62,7 @@ function domainMatch(search: string, domain: RawBuilder<unknown>) {
  * `domains` must be every domain of the organisation that `domainMatch` accepts.
  */
 function searchByIndexes(search: string, domains: readonly string[]) {
-  const head = sql`search_head(search_text)`;
+  const head = sql`search_head`;
   const arms = [sql<boolean>`${head} like ${`%${escapeLike(search)}%`}`];
   if (domains.length > 0) arms.push(sql<boolean>`search_domain(search_text) = any(${[...domains]}::text[])`);
   const at = search.lastIndexOf('@');

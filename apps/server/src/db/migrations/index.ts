@@ -17,3 +17,10 @@ export const migrations: Record<string, Migration> = {
   '0006-covering-filter-indexes': coveringFilterIndexes,
   '0007-search-domains': searchDomains,
 };
+
+/**
+ * Migrations that rewrite the users table: a rewritten table has no visibility map, so every
+ * index-only scan reads the table too (a search with filters 3× slower) until it is vacuumed, and
+ * PGlite never vacuums by itself. The runner vacuums after them, outside their transaction.
+ */
+export const vacuumUsersAfter: ReadonlySet<string> = new Set(['0007-search-domains']);
