@@ -14,6 +14,7 @@ export interface Database {
   user_search_counts: UserSearchCountsTable;
   user_search_grams: UserSearchGramsTable;
   user_search_grams_pending: UserSearchGramsPendingTable;
+  user_kept_searches: UserKeptSearchesTable;
   user_page_anchors: UserPageAnchorsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
@@ -58,6 +59,15 @@ export interface UserSearchGramsTable {
   status: string;
   is_system_admin: boolean;
   n: ColumnType<string | number, number, number>;
+}
+
+/** How many users of an organisation, status and user type hold a search that many users hold. */
+export interface UserKeptSearchesTable {
+  org_id: string;
+  search: string;
+  status: string;
+  is_system_admin: boolean;
+  n: ColumnType<string | number, number | string, number>;
 }
 
 /** Organisations being bulk-loaded: their grams are not kept yet (searches count the rows). */

@@ -75,15 +75,37 @@ function searchByIndexes(search: string, domains: readonly string[]) {
   return sql<boolean>`(${sql.join(arms, sql` or `)})`;
 }
 
+/** Which searches are kept counted (migration 0009). */
+export interface UsersRepositoryOptions {
+  /** A search found in this many names or mailboxes (or more) is kept counted once counted. */
+  keepSearchesFrom?: number;
+  /** At most this many searches are kept per organisation: each costs every write a text test. */
+  maxKeptSearches?: number;
+}
+
+/** The filters of a query as one SQL condition, for aggregates over several of their rows. */
+function filtersHold(query: UserListQuery) {
+  return sql.join(
+    [
+      sql`true`,
+      ...(query.status ? [sql`status = ${query.status}`] : []),
+      ...(query.isSystemAdmin !== undefined ? [sql`is_system_admin = ${query.isSystemAdmin}`] : []),
+    ],
+    sql` and `,
+  );
+}
+
 /** The users of organisations. Every method takes the organisation: no query crosses tenants. */
-export function createUsersRepository(db: Db) {
+export function createUsersRepository(db: Db, options: UsersRepositoryOptions = {}) {
+  const keepSearchesFrom = options.keepSearchesFrom ?? 10_000;
+  const maxKeptSearches = options.maxKeptSearches ?? 200;
   /**
    * The rows that match. In order (`domains` undefined), the search is hidden from the indexes, so
    * the database walks the ordered index and stops at the page: the right plan when matches are
    * dense. Otherwise the search is put to the indexes (see `searchByIndexes`).
    */
-  const matching = (orgId: string, query: UserListQuery, domains?: readonly string[]) => {
-    let select = db.selectFrom('users').where('org_id', '=', orgId);
+  const matching = (orgId: string, query: UserListQuery, domains?: readonly string[], on: Db = db) => {
+    let select = on.selectFrom('users').where('org_id', '=', orgId);
     if (query.status) select = select.where('status', '=', query.status);
     if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
     if (query.search) {
@@ -157,24 +179,27 @@ export function createUsersRepository(db: Db) {
    * (migration 0007), and how many users with the filters have one of them.
    */
   const keptDomains = (orgId: string, query: UserListQuery, search: string) => {
-    const filtered = sql.join(
-      [
-        sql`true`,
-        ...(query.status ? [sql`status = ${query.status}`] : []),
-        ...(query.isSystemAdmin !== undefined ? [sql`is_system_admin = ${query.isSystemAdmin}`] : []),
-      ],
-      sql` and `,
-    );
     return db
       .selectFrom('user_search_grams')
       .select([
         sql<string[]>`coalesce(array_agg(distinct substr(gram, 2)), '{}')`.as('domains'),
-        sql<string>`coalesce(sum(n) filter (where ${filtered}), 0)`.as('n'),
+        sql<string>`coalesce(sum(n) filter (where ${filtersHold(query)}), 0)`.as('n'),
       ])
       .where('org_id', '=', orgId)
       .where(sql<boolean>`gram >= chr(31) and gram < chr(32)`)
       .where(domainMatch(search, sql`substr(gram, 2)`));
   };
+
+  /** Whether a search is kept counted (migration 0009), and how many users with the filters hold it. */
+  const keptSearch = (orgId: string, query: UserListQuery, search: string) =>
+    db
+      .selectFrom('user_kept_searches')
+      .select([
+        sql<boolean>`count(*) > 0`.as('kept'),
+        sql<string>`coalesce(sum(n) filter (where ${filtersHold(query)}), 0)`.as('n'),
+      ])
+      .where('org_id', '=', orgId)
+      .where('search', '=', search);
 
   /**
    * The exact total of a search, the kept count of its filters alone (which chooses the page's
@@ -198,7 +223,8 @@ export function createUsersRepository(db: Db) {
         join.onRef('c.org_id', '=', 'v.org_id').onRef('c.version', '=', 'v.version').on('c.query_key', '=', key),
       )
       .innerJoin(keptDomains(orgId, query, search).as('d'), (join) => join.onTrue())
-      .select(['kept.total as base', 'v.version', 'c.n', 'd.domains', 'd.n as domain_n'])
+      .innerJoin(keptSearch(orgId, query, search).as('k'), (join) => join.onTrue())
+      .select(['kept.total as base', 'v.version', 'c.n', 'd.domains', 'd.n as domain_n', 'k.kept', 'k.n as kept_n'])
       .select((eb) => [
         gramKept ? keptGramCount(orgId, query, search).as('grams') : sql<null>`null`.as('grams'),
         eb
@@ -207,26 +233,98 @@ export function createUsersRepository(db: Db) {
       ])
       .executeTakeFirstOrThrow();
     const base = Number(row.base);
-    const domains = row.kept_counts ? row.domains : undefined;
-    if (row.kept_counts && row.grams !== null) return { total: Number(row.grams), base, domains };
-    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, domains };
-    // Counted from the rows. With the kept counts: the users of the matching domains are counted
-    // already, the others are the few whose name or mailbox holds the search. Without them (a bulk
-    // load that did not finish), every row's search text is read in the covering index.
-    const counted = row.kept_counts
-      ? matching(orgId, query, []).where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
-      : matching(orgId, query);
-    const { n } = await counted.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    const total = Number(n) + (row.kept_counts ? Number(row.domain_n) : 0);
-    if (row.version !== null && row.version !== undefined) {
-      const version = row.version;
-      await db
-        .insertInto('user_search_counts')
-        .values({ org_id: orgId, version, query_key: key, n: total })
-        .onConflict((oc) => oc.columns(['org_id', 'query_key']).doUpdateSet({ version, n: total }))
-        .execute();
+    if (!row.kept_counts) {
+      // A bulk load that did not finish: every row's search text is read in the covering index.
+      const total = row.n ?? (await countAndCache(orgId, query, key, row.version));
+      return { total: Number(total), base, domains: undefined };
     }
-    return { total, base, domains };
+    const { domains } = row;
+    if (row.grams !== null) return { total: Number(row.grams), base, domains };
+    if (row.kept) return { total: Number(row.kept_n), base, domains };
+    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, domains };
+    return { total: await countAndMaybeKeep(orgId, query, search, key), base, domains };
+  }
+
+  /** Counts a search from the rows (the walk) and caches the count for this data version. */
+  async function countAndCache(orgId: string, query: UserListQuery, key: string, version: unknown) {
+    const { n } = await matching(orgId, query).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    if (version !== null && version !== undefined) await cacheCount(db, orgId, key, String(version), total);
+    return total;
+  }
+
+  async function cacheCount(on: Db, orgId: string, key: string, version: string, total: number) {
+    await on
+      .insertInto('user_search_counts')
+      .values({ org_id: orgId, version, query_key: key, n: total })
+      .onConflict((oc) => oc.columns(['org_id', 'query_key']).doUpdateSet({ version, n: total }))
+      .execute();
+  }
+
+  /**
+   * Counts a longer search per status and user type: the users of the matching domains from the
+   * kept domain counts, the others (the few whose name or mailbox holds it) through the trigram
+   * index of the heads. When many names or mailboxes hold it, the counts are kept (migration 0009)
+   * and every later request reads them; otherwise the total is cached for this data version. The
+   * organisation's data version is share-locked throughout, so no write falls between the counting
+   * and the keeping (a writer's count trigger waits for it).
+   */
+  function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string) {
+    return db.transaction().execute(async (tx) => {
+      const version = await tx
+        .selectFrom('org_data_versions')
+        .select('version')
+        .where('org_id', '=', orgId)
+        .forShare()
+        .executeTakeFirst();
+      const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], tx)
+        .where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
+        .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+        .groupBy(['status', 'is_system_admin'])
+        .execute();
+      const inDomains = await tx
+        .selectFrom('user_search_grams')
+        .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
+        .where('org_id', '=', orgId)
+        .where(sql<boolean>`gram >= chr(31) and gram < chr(32)`)
+        .where(domainMatch(search, sql`substr(gram, 2)`))
+        .groupBy(['status', 'is_system_admin'])
+        .execute();
+      const counts = new Map<string, { status: string; is_system_admin: boolean; n: number }>();
+      for (const part of [inHeads, inDomains]) {
+        for (const { status, is_system_admin, n } of part) {
+          const id = `${status}/${is_system_admin}`;
+          const count = counts.get(id) ?? { status, is_system_admin, n: 0 };
+          count.n += Number(n);
+          counts.set(id, count);
+        }
+      }
+      let total = 0;
+      for (const count of counts.values()) {
+        const holds =
+          (query.status === undefined || count.status === query.status) &&
+          (query.isSystemAdmin === undefined || count.is_system_admin === query.isSystemAdmin);
+        if (holds) total += count.n;
+      }
+      const foundInHeads = inHeads.reduce((sum, part) => sum + Number(part.n), 0);
+      if (foundInHeads >= keepSearchesFrom) {
+        const { searches } = await tx
+          .selectFrom('user_kept_searches')
+          .select(sql<string>`count(distinct search)`.as('searches'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow();
+        if (Number(searches) < maxKeptSearches) {
+          await tx
+            .insertInto('user_kept_searches')
+            .values([...counts.values()].map((count) => ({ org_id: orgId, search, ...count })))
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+          return total;
+        }
+      }
+      if (version) await cacheCount(tx, orgId, key, String(version.version), total);
+      return total;
+    });
   }
 
   /**

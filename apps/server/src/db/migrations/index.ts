@@ -7,6 +7,7 @@ import * as searchGrams from './0005-search-grams.ts';
 import * as coveringFilterIndexes from './0006-covering-filter-indexes.ts';
 import * as searchDomains from './0007-search-domains.ts';
 import * as orderedCountLocks from './0008-ordered-count-locks.ts';
+import * as keptSearches from './0009-kept-searches.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0006-covering-filter-indexes': coveringFilterIndexes,
   '0007-search-domains': searchDomains,
   '0008-ordered-count-locks': orderedCountLocks,
+  '0009-kept-searches': keptSearches,
 };
 
 /**

@@ -1,0 +1,234 @@
+import type { UserListQuery, UserStatus } from '@users-admin/contract';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.ts';
+import type { NewUserRow } from '../src/db/schema.ts';
+import { insertUsers } from '../src/db/seed.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import { escapeLike, searchText, sortName } from '../src/lib/user-text.ts';
+import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { createScratchDatabase, startTestServer, type TestServer } from './support/test-server.ts';
+
+const statuses: UserStatus[] = ['active', 'pending', 'inactive', 'disabled'];
+
+function user(orgId: string, n: number, mailbox = `user.${n}`): NewUserRow {
+  const name = n % 3 ? `Person ${n}` : `山田 ${n}`;
+  const email = `${mailbox}@kept.example`;
+  return {
+    org_id: orgId,
+    id: uuidv7(),
+    name,
+    email,
+    initials: null,
+    first_name: null,
+    last_name: null,
+    status: statuses[n % 4] ?? 'active',
+    is_external: false,
+    is_system_admin: n % 5 === 0,
+    sort_name: sortName(name),
+    search_text: searchText(name, email),
+  };
+}
+
+/** Rows of `user_kept_searches` that differ from the users as they are now. */
+async function keptMismatches(db: Db): Promise<unknown[]> {
+  const result = await sql`
+    with searches as (select distinct org_id, search from user_kept_searches),
+    actual as (
+      select s.org_id, s.search, u.status, u.is_system_admin, count(*) as n
+      from searches s join users u on u.org_id = s.org_id and strpos(u.search_text, s.search) > 0
+      group by 1, 2, 3, 4
+    )
+    select coalesce(k.org_id, a.org_id) as org_id, coalesce(k.search, a.search) as search,
+           coalesce(k.status, a.status) as status, k.n as kept, a.n as actual
+    from user_kept_searches k full join actual a using (org_id, search, status, is_system_admin)
+    where coalesce(k.n, 0) <> coalesce(a.n, 0)
+    limit 5`.execute(db);
+  return result.rows;
+}
+
+describe('searches that many names or mailboxes hold, kept counted', () => {
+  let server: TestServer;
+  let db: Db;
+  const ORG = uuidv7();
+  const OTHER = uuidv7();
+
+  const counted = async (orgId: string, query: Partial<UserListQuery>) => {
+    const result = await sql<{ n: number }>`
+      select count(*)::int as n from users
+      where org_id = ${orgId} and search_text like ${`%${escapeLike((query.search ?? '').toLowerCase())}%`}
+        and (${query.status ?? null}::text is null or status = ${query.status ?? null})
+        and (${query.isSystemAdmin ?? null}::boolean is null or is_system_admin = ${query.isSystemAdmin ?? null})`.execute(
+      db,
+    );
+    return result.rows[0]?.n;
+  };
+  const keptSearches = async (orgId: string) =>
+    (
+      await db
+        .selectFrom('user_kept_searches')
+        .select('search')
+        .distinct()
+        .where('org_id', '=', orgId)
+        .orderBy('search')
+        .execute()
+    ).map((row) => row.search);
+  const expectTotals = async (repository: ReturnType<typeof createUsersRepository>, search: string) => {
+    for (const filters of [
+      {},
+      { status: 'pending' as const },
+      { isSystemAdmin: true },
+      { status: 'active' as const, isSystemAdmin: false },
+    ]) {
+      const query = { pageSize: 25, pageNumber: 1, search, ...filters };
+      expect((await repository.listUsers(ORG, query)).total, JSON.stringify(query)).toBe(await counted(ORG, query));
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    db = server.database.db;
+    await db
+      .insertInto('organizations')
+      .values([
+        { id: ORG, name: 'Kept', slug: 'kept' },
+        { id: OTHER, name: 'Other', slug: 'kept-other' },
+      ])
+      .execute();
+    await insertUsers(db, [
+      ...Array.from({ length: 60 }, (_, n) => user(ORG, n)),
+      ...Array.from({ length: 10 }, (_, n) => user(ORG, 100 + n, `anna.${n}`)),
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it('keeps a search found in many mailboxes once counted, and not one found in few', async () => {
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    await expectTotals(repository, 'user.');
+    await expectTotals(repository, 'anna.');
+    await expectTotals(repository, 'kept.example');
+    expect(await keptSearches(ORG)).toEqual(['user.']);
+    expect(await keptMismatches(db)).toEqual([]);
+  });
+
+  it('keeps the counts exact through inserts, renames, status and type changes, moves and deletes', async () => {
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    await expectTotals(repository, 'user.');
+    const added = [user(ORG, 200), user(ORG, 201, 'anna.x'), user(ORG, 202)];
+    await insertUsers(db, added);
+    const rename = (mailbox: string) => {
+      const email = `${mailbox}@kept.example`;
+      return { email, search_text: searchText('Renamed', email), name: 'Renamed', sort_name: sortName('Renamed') };
+    };
+    await db
+      .updateTable('users')
+      .set(rename('user.renamed'))
+      .where('id', '=', added[1]?.id ?? '')
+      .execute();
+    await db
+      .updateTable('users')
+      .set(rename('no-longer'))
+      .where('id', '=', added[0]?.id ?? '')
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ status: 'disabled' })
+      .where('org_id', '=', ORG)
+      .where('name', 'like', 'Person 1%')
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ is_system_admin: true })
+      .where('org_id', '=', ORG)
+      .where('name', 'like', '山田%')
+      .execute();
+    await db.updateTable('users').set({ first_name: 'Only' }).where('org_id', '=', ORG).execute();
+    await db
+      .updateTable('users')
+      .set({ org_id: OTHER })
+      .where('id', '=', added[2]?.id ?? '')
+      .execute();
+    await db.deleteFrom('users').where('org_id', '=', ORG).where('name', '=', 'Person 7').execute();
+    expect(await keptMismatches(db)).toEqual([]);
+    await expectTotals(repository, 'user.');
+    expect(await keptSearches(OTHER)).toEqual([]);
+  });
+
+  it('reads the total of a kept search from the kept counts, not from the rows', async () => {
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    const before = await counted(ORG, { search: 'user.' });
+    await sql`update user_kept_searches set n = n + 1000 where org_id = ${ORG} and search = 'user.' and status = 'active' and not is_system_admin`.execute(
+      db,
+    );
+    try {
+      expect((await repository.listUsers(ORG, { pageSize: 25, pageNumber: 1, search: 'user.' })).total).toBe(
+        (before ?? 0) + 1000,
+      );
+    } finally {
+      await sql`update user_kept_searches set n = n - 1000 where org_id = ${ORG} and search = 'user.' and status = 'active' and not is_system_admin`.execute(
+        db,
+      );
+    }
+  });
+
+  it('keeps no more searches per organisation than its limit, and counts the others per data version', async () => {
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20, maxKeptSearches: 1 });
+    await expectTotals(repository, 'user.1');
+    await expectTotals(repository, 'ser.');
+    expect(await keptSearches(ORG)).toEqual(['user.']);
+    const cached = await db.selectFrom('user_search_counts').select('query_key').where('org_id', '=', ORG).execute();
+    expect(cached.map((row) => JSON.parse(row.query_key)[0])).toContain('ser.');
+  });
+});
+
+// Writers at the same time as the first count need more than one connection: PostgreSQL only.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a search kept while others write', () => {
+  let scratch: { url: string; drop(): Promise<void> };
+  let database: DatabaseHandle;
+  const ORG = uuidv7();
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL ?? '');
+    database = await openDatabase({ databaseUrl: scratch.url, dataDir: 'memory://' });
+    await database.db.insertInto('organizations').values({ id: ORG, name: 'Busy', slug: 'busy' }).execute();
+    await insertUsers(
+      database.db,
+      Array.from({ length: 20_000 }, (_, n) => user(ORG, n)),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+    await scratch?.drop();
+  });
+
+  it('misses no write that commits while the search is first counted', async () => {
+    const repository = createUsersRepository(database.db, { keepSearchesFrom: 1000 });
+    const pool = new pg.Pool({ connectionString: scratch.url, max: 3 });
+    let writing = true;
+    const writer = async (from: number) => {
+      for (let n = from; writing; n += 3) {
+        const row = user(ORG, n);
+        await pool.query(
+          `insert into users (org_id, id, name, email, status, is_external, is_system_admin, sort_name, search_text)
+           values ($1, $2, $3, $4, $5, false, $6, $7, $8)`,
+          [ORG, row.id, row.name, row.email, row.status, row.is_system_admin, row.sort_name, row.search_text],
+        );
+      }
+    };
+    const writers = [writer(30_000), writer(30_001), writer(30_002)];
+    try {
+      // Each search is new, so each request counts it and keeps it while the writers insert users
+      // that hold it.
+      for (const search of ['user.1', 'user.2', 'user.3', 'user.4', 'user.5', 'user.6']) {
+        await repository.listUsers(ORG, { pageSize: 25, pageNumber: 1, search });
+      }
+    } finally {
+      writing = false;
+      await Promise.all(writers);
+      await pool.end();
+    }
+    const kept = await database.db.selectFrom('user_kept_searches').select('search').distinct().execute();
+    expect(kept.length).toBe(6);
+    expect(await keptMismatches(database.db)).toEqual([]);
+  }, 60_000);
+});
