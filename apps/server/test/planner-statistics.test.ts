@@ -64,4 +64,41 @@ describe('planner statistics (PGlite runs no autovacuum)', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('vacuums a data folder whose users table has no visibility map when the server opens it', async () => {
+    // A migration that rewrites the table and is interrupted before its vacuum leaves it so; PGlite
+    // never vacuums by itself, and index-only scans then read the table for every entry.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-vacuum-'));
+    const visible = async (db: Db) =>
+      (
+        await sql<{ pages: number; visible: number }>`
+          select relpages as pages, relallvisible as visible from pg_class where relname = 'users'`.execute(db)
+      ).rows[0];
+    try {
+      const first = await openDatabase({ dataDir });
+      await sql`insert into organizations (id, name, slug) values (${DEMO_ORGS.acme.id}, 'Acme', 'acme')`.execute(
+        first.db,
+      );
+      // A bulk load (registered as pending, so the search triggers leave it to the loader).
+      await sql`insert into user_search_grams_pending (org_id) values (${DEMO_ORGS.acme.id})`.execute(first.db);
+      await sql`
+        insert into users (org_id, id, name, email, status, sort_name, search_text)
+        select ${DEMO_ORGS.acme.id}, gen_random_uuid(), 'User ' || n, 'user.' || n || '@acme.example', 'active',
+               'user ' || n, 'user ' || n || chr(31) || 'user.' || n || '@acme.example'
+        from generate_series(1, 5000) n`.execute(first.db);
+      await sql`vacuum analyze users`.execute(first.db);
+      expect((await visible(first.db))?.pages).toBeGreaterThanOrEqual(64);
+      await sql`update pg_class set relallvisible = 0 where relname = 'users'`.execute(first.db);
+      await first.close();
+      const again = await openDatabase({ dataDir });
+      try {
+        const after = await visible(again.db);
+        expect(after?.visible).toBeGreaterThan((after?.pages ?? 0) / 2);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

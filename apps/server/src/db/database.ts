@@ -70,18 +70,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 /**
- * PGlite runs no autovacuum, so nothing else gathers planner statistics: a data folder written
- * before the seeders analysed (or by other tools) is analysed once at start-up: when a table was
- * never analysed, or users exist and the users table has no column statistics.
+ * PGlite runs no autovacuum, so nothing else gathers planner statistics or keeps the visibility map
+ * that index-only scans rely on. At start-up, a data folder is analysed when a table was never
+ * analysed or users exist without column statistics (written before the seeders analysed, or by
+ * other tools), and the users table is vacuumed when its visibility map covers less than half of
+ * it (a migration interrupted before its vacuum, or many updates since the last one).
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
-  const { rows } = await sql<{ never: boolean }>`
+  const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`
     select exists (
       select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0
     ) or (
       exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
-    ) as never`.execute(db);
+    ) as never,
+    exists (
+      select 1 from pg_class where oid = 'users'::regclass and relpages >= 64 and relallvisible < relpages / 2
+    ) as unvacuumed`.execute(db);
+  if (rows[0]?.unvacuumed) await sql`vacuum analyze users`.execute(db);
   if (rows[0]?.never) await sql`analyze`.execute(db);
 }
 

@@ -57,14 +57,33 @@ function domainMatch(search: string, domain: RawBuilder<unknown>) {
 }
 
 /**
- * A search put to its indexes (migration 0007): in the head (name and mailbox) through the trigram
- * index, in one of the given domains through the domain index, or across the `@` between the two.
- * `domains` must be every domain of the organisation that `domainMatch` accepts.
+ * The kept domain keys (`chr(31) || domain` in `user_search_grams`) of the domains `domainMatch`
+ * accepts, as LIKE patterns: a prefix the primary key serves, else one the keys' trigram index does.
  */
-function searchByIndexes(search: string, domains: readonly string[]) {
+function domainKeyMatch(search: string) {
+  const at = search.lastIndexOf('@');
+  const range = sql<boolean>`gram >= chr(31) and gram < chr(32)`;
+  if (at < 0) return sql<boolean>`${range} and gram like ${`${SEARCH_SEPARATOR}%${escapeLike(search)}%`}`;
+  if (at === 0 && search.length > 1) {
+    return sql<boolean>`${range} and gram like ${`${SEARCH_SEPARATOR}${escapeLike(search.slice(1))}%`}`;
+  }
+  return sql<boolean>`false`;
+}
+
+/**
+ * A search put to its indexes (migration 0007): in the head (name and mailbox) through the trigram
+ * index, across the `@` between head and domain, and (`inDomains`) in one of the organisation's
+ * domains that `domainMatch` accepts, read from its kept domain keys once (an InitPlan) and found
+ * through the domain index.
+ */
+function searchByIndexes(orgId: string, search: string, inDomains: boolean) {
   const head = sql`search_head`;
   const arms = [sql<boolean>`${head} like ${`%${escapeLike(search)}%`}`];
-  if (domains.length > 0) arms.push(sql<boolean>`search_domain(search_text) = any(${[...domains]}::text[])`);
+  if (inDomains) {
+    arms.push(sql<boolean>`search_domain(search_text) = any(array(
+      select substr(gram, 2) from user_search_grams
+      where org_id = ${orgId} and ${domainKeyMatch(search)} and n > 0))`);
+  }
   const at = search.lastIndexOf('@');
   if (at > 0 && at < search.length - 1) {
     // The head ends with the part up to the last `@`, and the domain starts with the rest.
@@ -74,6 +93,14 @@ function searchByIndexes(search: string, domains: readonly string[]) {
   }
   return sql<boolean>`(${sql.join(arms, sql` or `)})`;
 }
+
+/**
+ * How a search is tested: `walk` hides it from the indexes, so the database walks the ordered index
+ * and stops at the page (the right plan when matches are dense, and the only one while an
+ * organisation's kept counts are pending); `indexes` puts it to the search's indexes; `heads` finds
+ * only the users who hold it in their head (name, mailbox) or across the `@`.
+ */
+type SearchTest = 'walk' | 'indexes' | 'heads';
 
 /** Which searches are kept counted (migration 0009). */
 export interface UsersRepositoryOptions {
@@ -99,12 +126,8 @@ function filtersHold(query: UserListQuery) {
 export function createUsersRepository(db: Db, options: UsersRepositoryOptions = {}) {
   const keepSearchesFrom = options.keepSearchesFrom ?? 10_000;
   const maxKeptSearches = options.maxKeptSearches ?? 200;
-  /**
-   * The rows that match. In order (`domains` undefined), the search is hidden from the indexes, so
-   * the database walks the ordered index and stops at the page: the right plan when matches are
-   * dense. Otherwise the search is put to the indexes (see `searchByIndexes`).
-   */
-  const matching = (orgId: string, query: UserListQuery, domains?: readonly string[], on: Db = db) => {
+  /** The rows that match, the search tested as `test` says. */
+  const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
     if (query.status) select = select.where('status', '=', query.status);
     if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
@@ -112,7 +135,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       const text = query.search.toLowerCase();
       // strpos is the same test as LIKE '%text%', and costs less per row than LIKE's matcher.
       select = select.where(
-        domains === undefined ? sql<boolean>`strpos(search_text, ${text}) > 0` : searchByIndexes(text, domains),
+        test === 'walk'
+          ? sql<boolean>`strpos(search_text, ${text}) > 0`
+          : searchByIndexes(orgId, text, test === 'indexes'),
       );
     }
     return select;
@@ -174,22 +199,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     return counts;
   };
 
-  /**
-   * The domains a search matches whole (`domainMatch`), from the organisation's kept domain counts
-   * (migration 0007), and how many users with the filters have one of them.
-   */
-  const keptDomains = (orgId: string, query: UserListQuery, search: string) => {
-    return db
-      .selectFrom('user_search_grams')
-      .select([
-        sql<string[]>`coalesce(array_agg(distinct substr(gram, 2)), '{}')`.as('domains'),
-        sql<string>`coalesce(sum(n) filter (where ${filtersHold(query)}), 0)`.as('n'),
-      ])
-      .where('org_id', '=', orgId)
-      .where(sql<boolean>`gram >= chr(31) and gram < chr(32)`)
-      .where(domainMatch(search, sql`substr(gram, 2)`));
-  };
-
   /** Whether a search is kept counted (migration 0009), and how many users with the filters hold it. */
   const keptSearch = (orgId: string, query: UserListQuery, search: string) =>
     db
@@ -203,15 +212,14 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 
   /**
    * The exact total of a search, the kept count of its filters alone (which chooses the page's
-   * plan), and the domains the search matches whole (undefined while the organisation's kept counts
-   * are pending), read in one statement. A search of 1–3 characters is totalled from the kept grams;
-   * a longer one from the counts cached per data version, else now: the users of matching domains
-   * from the kept counts, the others through the trigram index of the heads, and cached.
+   * plan), and whether the organisation's search counts are kept (not pending), read in one
+   * statement. A search of 1–3 characters is totalled from the kept grams; a longer one from its
+   * kept counts (0009) or the count cached for this data version, else counted now.
    */
   async function searchCounts(
     orgId: string,
     query: UserListQuery,
-  ): Promise<{ total: number; base: number; domains: readonly string[] | undefined }> {
+  ): Promise<{ total: number; base: number; countsKept: boolean }> {
     const search = query.search?.toLowerCase() ?? '';
     const key = JSON.stringify([search, query.status ?? null, query.isSystemAdmin ?? null]);
     // (The contract never passes an empty search or one holding the separator, which no gram has.)
@@ -222,9 +230,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .leftJoin('user_search_counts as c', (join) =>
         join.onRef('c.org_id', '=', 'v.org_id').onRef('c.version', '=', 'v.version').on('c.query_key', '=', key),
       )
-      .innerJoin(keptDomains(orgId, query, search).as('d'), (join) => join.onTrue())
       .innerJoin(keptSearch(orgId, query, search).as('k'), (join) => join.onTrue())
-      .select(['kept.total as base', 'v.version', 'c.n', 'd.domains', 'd.n as domain_n', 'k.kept', 'k.n as kept_n'])
+      .select(['kept.total as base', 'v.version', 'c.n', 'k.kept', 'k.n as kept_n'])
       .select((eb) => [
         gramKept ? keptGramCount(orgId, query, search).as('grams') : sql<null>`null`.as('grams'),
         eb
@@ -236,13 +243,13 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (!row.kept_counts) {
       // A bulk load that did not finish: every row's search text is read in the covering index.
       const total = row.n ?? (await countAndCache(orgId, query, key, row.version));
-      return { total: Number(total), base, domains: undefined };
+      return { total: Number(total), base, countsKept: false };
     }
-    const { domains } = row;
-    if (row.grams !== null) return { total: Number(row.grams), base, domains };
-    if (row.kept) return { total: Number(row.kept_n), base, domains };
-    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, domains };
-    return { total: await countAndMaybeKeep(orgId, query, search, key), base, domains };
+    const countsKept = true;
+    if (row.grams !== null) return { total: Number(row.grams), base, countsKept };
+    if (row.kept) return { total: Number(row.kept_n), base, countsKept };
+    if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, countsKept };
+    return { total: await countAndMaybeKeep(orgId, query, search, key), base, countsKept };
   }
 
   /** Counts a search from the rows (the walk) and caches the count for this data version. */
@@ -277,7 +284,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         .where('org_id', '=', orgId)
         .forShare()
         .executeTakeFirst();
-      const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], tx)
+      const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, 'heads', tx)
         .where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
         .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
         .groupBy(['status', 'is_system_admin'])
@@ -286,8 +293,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         .selectFrom('user_search_grams')
         .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
         .where('org_id', '=', orgId)
-        .where(sql<boolean>`gram >= chr(31) and gram < chr(32)`)
-        .where(domainMatch(search, sql`substr(gram, 2)`))
+        .where(domainKeyMatch(search))
         .groupBy(['status', 'is_system_admin'])
         .execute();
       const counts = new Map<string, { status: string; is_system_admin: boolean; n: number }>();
@@ -421,19 +427,12 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * A page of a search whose matches are sparse: the matches come from the search's indexes alone
    * (`offset 0` keeps the planner from mixing in the filters' indexes), then are filtered and sorted.
    */
-  function sparseSearchPageIds(
-    orgId: string,
-    query: UserListQuery,
-    domains: readonly string[],
-    skip: number,
-    limit: number,
-    ascending: boolean,
-  ) {
+  function sparseSearchPageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
     const direction = ascending ? 'asc' : 'desc';
     const matches = matching(
       orgId,
       { pageSize: limit, pageNumber: 1, ...(query.search ? { search: query.search } : {}) },
-      domains,
+      'indexes',
     )
       .select(['id', 'sort_name', 'status', 'is_system_admin'])
       .offset(0);
@@ -454,7 +453,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       if (!query.search && offset < ANCHORED_FROM) return shallowPage(orgId, query, offset);
       const counts = query.search
         ? await searchCounts(orgId, query)
-        : { total: await countWithoutSearch(orgId, query), base: 0, domains: undefined };
+        : { total: await countWithoutSearch(orgId, query), base: 0, countsKept: false };
       const { total } = counts;
       if (offset >= total) return { users: [], total };
       const limit = Math.min(query.pageSize, total - offset);
@@ -485,11 +484,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         // the search's indexes read every match and sort them. Take the cheaper of the two (the
         // walk while the organisation's kept domain counts are pending).
         const base = query.search ? counts.base : total;
-        const { domains } = counts;
         ids =
-          domains === undefined || ((skip + limit) * base) / total < 3 * total
+          !counts.countsKept || ((skip + limit) * base) / total < 3 * total
             ? pageIds(orgId, query, skip, limit, ascending)
-            : sparseSearchPageIds(orgId, query, domains, skip, limit, ascending);
+            : sparseSearchPageIds(orgId, query, skip, limit, ascending);
       }
 
       // The ids of the page come from an index-only walk; only those rows are read in full.
