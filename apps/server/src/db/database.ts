@@ -73,8 +73,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * PGlite runs no autovacuum, so nothing else gathers planner statistics or keeps the visibility map
  * that index-only scans rely on. At start-up, a data folder is analysed when a table was never
  * analysed or users exist without column statistics (written before the seeders analysed, or by
- * other tools), and the users table is vacuumed when its visibility map covers less than half of
- * it (a migration interrupted before its vacuum, or many updates since the last one).
+ * other tools), and the users table is vacuumed when its visibility map was last seen covering less
+ * than half of it (a table rewritten by a migration that was interrupted before its vacuum).
+ * `relallvisible` is only updated by vacuum and analyse: the map worn down by updates since is not
+ * seen.
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`

@@ -276,68 +276,113 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .execute();
   }
 
+  type Counts = Map<string, { status: string; is_system_admin: boolean; n: number }>;
+
   /**
-   * Counts a longer search per status and user type: the users of the matching domains from the
-   * kept domain counts, the others (the few whose name or mailbox holds it) through the trigram
-   * index of the heads. When many names or mailboxes hold it, the counts are kept (migration 0009)
-   * and every later request reads them; otherwise the total is cached for this data version. The
-   * organisation's data version is share-locked throughout, so no write falls between the counting
-   * and the keeping (a writer's count trigger waits for it).
+   * A longer search's users per status and user type: those of the matching domains from the kept
+   * domain counts, the others (the few whose name or mailbox holds it) through the trigram index of
+   * the heads; and how many of them were found in the heads.
    */
-  function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string) {
+  async function countPerStatusAndType(on: Db, orgId: string, search: string) {
+    const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], on)
+      .where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
+      .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+      .groupBy(['status', 'is_system_admin'])
+      .execute();
+    const inDomains = await on
+      .selectFrom('user_search_grams')
+      .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where(domainKeyMatch(search))
+      .groupBy(['status', 'is_system_admin'])
+      .execute();
+    const counts: Counts = new Map();
+    for (const part of [inHeads, inDomains]) {
+      for (const { status, is_system_admin, n } of part) {
+        const id = `${status}/${is_system_admin}`;
+        const count = counts.get(id) ?? { status, is_system_admin, n: 0 };
+        count.n += Number(n);
+        counts.set(id, count);
+      }
+    }
+    return { counts, foundInHeads: inHeads.reduce((sum, part) => sum + Number(part.n), 0) };
+  }
+
+  /**
+   * Counts a longer search in one snapshot with the organisation's data version (repeatable read,
+   * no locks: writers do not wait for it). When many names or mailboxes hold it, its counts are kept
+   * (migration 0009); otherwise the total is cached for the version it was counted at.
+   */
+  async function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string) {
+    const counted = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const version = await tx
+          .selectFrom('org_data_versions')
+          .select('version')
+          .where('org_id', '=', orgId)
+          .executeTakeFirst();
+        return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search)) };
+      });
+    const { counts } = counted;
+    if (counted.version === undefined) return totalOf(counts, query);
+    const version = String(counted.version);
+    if (counted.foundInHeads >= keepSearchesFrom) {
+      const kept = await keepSearch(orgId, search, version, counts);
+      if (kept) return totalOf(kept, query);
+    }
+    await cacheCount(db, orgId, key, version, totalOf(counts, query));
+    return totalOf(counts, query);
+  }
+
+  function totalOf(counts: Counts, query: UserListQuery): number {
+    let total = 0;
+    for (const count of counts.values()) {
+      const holds =
+        (query.status === undefined || count.status === query.status) &&
+        (query.isSystemAdmin === undefined || count.is_system_admin === query.isSystemAdmin);
+      if (holds) total += count.n;
+    }
+    return total;
+  }
+
+  /**
+   * Keeps a search's counts, taken at `version`, while holding a share lock on the organisation's
+   * data version, which every writer's count trigger waits for: no write can fall between the
+   * counts and the keeping. If writes moved the version since, the search is counted again under
+   * the lock (writers wait for that count, once per search kept). Nothing is kept once the
+   * organisation keeps its limit of searches. Rows are written in key order, as the triggers do.
+   */
+  function keepSearch(orgId: string, search: string, version: string, counted: Counts): Promise<Counts | undefined> {
     return db.transaction().execute(async (tx) => {
-      const version = await tx
+      const now = await tx
         .selectFrom('org_data_versions')
         .select('version')
         .where('org_id', '=', orgId)
         .forShare()
         .executeTakeFirst();
-      const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], tx)
-        .where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
-        .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
-        .groupBy(['status', 'is_system_admin'])
-        .execute();
-      const inDomains = await tx
-        .selectFrom('user_search_grams')
-        .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
+      if (now === undefined) return undefined;
+      const { searches } = await tx
+        .selectFrom('user_kept_searches')
+        .select(sql<string>`count(distinct search)`.as('searches'))
         .where('org_id', '=', orgId)
-        .where(domainKeyMatch(search))
-        .groupBy(['status', 'is_system_admin'])
+        .executeTakeFirstOrThrow();
+      if (Number(searches) >= maxKeptSearches) return undefined;
+      const counts =
+        String(now.version) === version ? counted : (await countPerStatusAndType(tx, orgId, search)).counts;
+      if (counts.size === 0) return counts;
+      const rows = [...counts.values()]
+        .sort((a, b) =>
+          a.status === b.status ? Number(a.is_system_admin) - Number(b.is_system_admin) : a.status < b.status ? -1 : 1,
+        )
+        .map((count) => ({ org_id: orgId, search, ...count }));
+      await tx
+        .insertInto('user_kept_searches')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
         .execute();
-      const counts = new Map<string, { status: string; is_system_admin: boolean; n: number }>();
-      for (const part of [inHeads, inDomains]) {
-        for (const { status, is_system_admin, n } of part) {
-          const id = `${status}/${is_system_admin}`;
-          const count = counts.get(id) ?? { status, is_system_admin, n: 0 };
-          count.n += Number(n);
-          counts.set(id, count);
-        }
-      }
-      let total = 0;
-      for (const count of counts.values()) {
-        const holds =
-          (query.status === undefined || count.status === query.status) &&
-          (query.isSystemAdmin === undefined || count.is_system_admin === query.isSystemAdmin);
-        if (holds) total += count.n;
-      }
-      const foundInHeads = inHeads.reduce((sum, part) => sum + Number(part.n), 0);
-      if (foundInHeads >= keepSearchesFrom) {
-        const { searches } = await tx
-          .selectFrom('user_kept_searches')
-          .select(sql<string>`count(distinct search)`.as('searches'))
-          .where('org_id', '=', orgId)
-          .executeTakeFirstOrThrow();
-        if (Number(searches) < maxKeptSearches) {
-          await tx
-            .insertInto('user_kept_searches')
-            .values([...counts.values()].map((count) => ({ org_id: orgId, search, ...count })))
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-          return total;
-        }
-      }
-      if (version) await cacheCount(tx, orgId, key, String(version.version), total);
-      return total;
+      return counts;
     });
   }
 

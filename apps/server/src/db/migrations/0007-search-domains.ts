@@ -58,10 +58,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     create index users_search_head_trgm_idx on users using gin (search_head gin_trgm_ops);
     create index users_search_domain_idx on users (org_id, search_domain(search_text));
-    -- The domains a search is in, among many (an organisation of consumer addresses has about one
-    -- per user): 20 ms a page for 40,000 domains read one by one.
-    create index user_search_grams_domain_trgm_idx on user_search_grams using gin (gram gin_trgm_ops)
-      where gram >= chr(31) and gram < chr(32);
     -- The runner then vacuums and analyses the rewritten table (vacuumUsersAfter): PGlite runs no
     -- autovacuum, and without statistics of the new column and expression the planner guesses how
     -- many users a search finds in the heads (a page 3× slower).
@@ -73,7 +69,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await runStatements(
     db,
     `
-    drop index user_search_grams_domain_trgm_idx;
     drop index users_search_domain_idx;
     drop index users_search_head_trgm_idx;
     create index users_search_trgm_idx on users using gin (search_text gin_trgm_ops);
