@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { insertUsers } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { searchText, sortName } from '../src/lib/user-text.ts';
 import { createScratchDatabase } from './support/test-server.ts';
+import { userRow } from './support/user-rows.ts';
 
 // Concurrent writers need a server with more than one connection: PostgreSQL only (PGlite serves
 // one connection at a time).
@@ -15,24 +15,9 @@ describe.skipIf(!adminUrl)('writers of one organisation at the same time', () =>
   let scratch: { url: string; drop(): Promise<void> };
   let database: DatabaseHandle;
   const org = uuidv7();
-  const users = (['active', 'pending'] as const).map((status) => {
-    const name = `Writer ${status}`;
-    const email = `${status}@writers.example`;
-    return {
-      org_id: org,
-      id: uuidv7(),
-      name,
-      email,
-      initials: null,
-      first_name: null,
-      last_name: null,
-      status,
-      is_external: false,
-      is_system_admin: false,
-      sort_name: sortName(name),
-      search_text: searchText(name, email),
-    };
-  });
+  const users = (['active', 'pending'] as const).map((status) =>
+    userRow(org, `Writer ${status}`, `${status}@writers.example`, { status }),
+  );
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(adminUrl ?? '');

@@ -9,26 +9,15 @@ import { uuidv7 } from '../src/lib/ids.ts';
 import { escapeLike, searchText, sortName } from '../src/lib/user-text.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
 import { createScratchDatabase, startTestServer, type TestServer } from './support/test-server.ts';
+import { userRow } from './support/user-rows.ts';
 
 const statuses: UserStatus[] = ['active', 'pending', 'inactive', 'disabled'];
 
 function user(orgId: string, n: number, mailbox = `user.${n}`): NewUserRow {
-  const name = n % 3 ? `Person ${n}` : `山田 ${n}`;
-  const email = `${mailbox}@kept.example`;
-  return {
-    org_id: orgId,
-    id: uuidv7(),
-    name,
-    email,
-    initials: null,
-    first_name: null,
-    last_name: null,
+  return userRow(orgId, n % 3 ? `Person ${n}` : `山田 ${n}`, `${mailbox}@kept.example`, {
     status: statuses[n % 4] ?? 'active',
-    is_external: false,
     is_system_admin: n % 5 === 0,
-    sort_name: sortName(name),
-    search_text: searchText(name, email),
-  };
+  });
 }
 
 /** Rows of `user_kept_searches` that differ from the users as they are now. */

@@ -14,6 +14,7 @@ import { escapeLike, searchGrams, searchText, sortName } from '../src/lib/user-t
 import { signedInAdminOf } from './support/org-admin.ts';
 import type { CookieJar } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { userRow } from './support/user-rows.ts';
 
 /** Rows of `user_search_grams` that differ from the grams of the users as they are now. */
 async function gramMismatches(db: Db): Promise<unknown[]> {
@@ -33,20 +34,7 @@ async function gramMismatches(db: Db): Promise<unknown[]> {
 }
 
 function user(orgId: string, name: string, email: string, status: UserStatus = 'active', admin = false): NewUserRow {
-  return {
-    org_id: orgId,
-    id: uuidv7(),
-    name,
-    email,
-    initials: null,
-    first_name: null,
-    last_name: null,
-    status,
-    is_external: false,
-    is_system_admin: admin,
-    sort_name: sortName(name),
-    search_text: searchText(name, email),
-  };
+  return userRow(orgId, name, email, { status, is_system_admin: admin });
 }
 
 describe('exact totals of 1–3 character searches kept as counts of grams', () => {
