@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+import { GramTally, insertGrams } from './search-grams.ts';
+
+/**
+ * Recomputes everything the triggers keep for an organisation from its users: the counts per status
+ * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
+ * kept searches (`user_kept_searches`); ends a bulk load's pending mark (a loader that was killed),
+ * and moves the data version on, so that no cached count or page anchor outlives the repair. For
+ * when the triggers were bypassed: `TRUNCATE users`, a restore with triggers disabled, a killed
+ * bulk load. Writers of the users table wait while it runs (a share lock on the table).
+ */
+export async function recountOrganization(db: Db, orgId: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await sql`lock table users in share mode`.execute(tx);
+    await tx.deleteFrom('user_counts').where('org_id', '=', orgId).execute();
+    await sql`
+      insert into user_counts (org_id, status, is_system_admin, n)
+      select org_id, status, is_system_admin, count(*) from users where org_id = ${orgId}
+      group by 1, 2, 3 order by 1, 2, 3`.execute(tx);
+
+    await tx.deleteFrom('user_search_grams').where('org_id', '=', orgId).execute();
+    const grams = new GramTally();
+    let after: string | undefined;
+    for (;;) {
+      let page = tx
+        .selectFrom('users')
+        .select(['id', 'search_text', 'status', 'is_system_admin'])
+        .where('org_id', '=', orgId)
+        .orderBy('id')
+        .limit(20_000);
+      if (after) page = page.where('id', '>', after);
+      const rows = await page.execute();
+      for (const row of rows) grams.add(row.search_text, row.status, row.is_system_admin);
+      const last = rows.at(-1);
+      if (!last) break;
+      after = last.id;
+    }
+    await insertGrams(tx, orgId, grams);
+    await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
+
+    await sql`update user_kept_searches set n = 0 where org_id = ${orgId}`.execute(tx);
+    await sql`
+      insert into user_kept_searches (org_id, search, status, is_system_admin, n)
+      select ${orgId}::uuid, s.search, u.status, u.is_system_admin, count(*)
+      from (select distinct search from user_kept_searches where org_id = ${orgId}) s
+      join users u on u.org_id = ${orgId} and strpos(u.search_text, s.search) > 0
+      group by 2, 3, 4 order by 2, 3, 4
+      on conflict (org_id, search, status, is_system_admin) do update set n = excluded.n`.execute(tx);
+
+    await sql`
+      insert into org_data_versions (org_id, version) values (${orgId}, 1)
+      on conflict (org_id) do update set version = org_data_versions.version + 1`.execute(tx);
+  });
+}
