@@ -1,12 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
 export default defineConfig({
-  plugins: [react(), muiWithoutCssVariables()],
+  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript()],
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -16,6 +18,11 @@ export default defineConfig({
   build: {
     sourcemap: true,
     rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        // The page's first calls, started from the HTML's head (build/early-calls-script.ts).
+        [EARLY_CALLS_ENTRY]: fileURLToPath(new URL('./src/early-calls.ts', import.meta.url)),
+      },
       // Building a zod schema has no side effects, so the contract's schemas, which the page does
       // not use, can drop out with zod. `wholeNumber` is the contract's own schema helper.
       treeshake: { manualPureFunctions: ['z', 'wholeNumber'] },

@@ -257,6 +257,40 @@ describe('the session lookup', () => {
   });
 });
 
+describe('the first calls', () => {
+  for (const path of ['/', '/?status=pending&sort=-name&pageSize=50']) {
+    it(`start while the page's own code is still downloading, and are made once (${path})`, async () => {
+      let events: string[] = [];
+      let listStarted = false;
+      let bundleHeldUntilTheList: boolean | undefined;
+      const users = await suite.open({
+        path,
+        setup: async (u) => {
+          events = recordEvents(u);
+          u.page.on('request', (request) => {
+            if (USERS_API.test(request.url())) listStarted = true;
+          });
+          // The page's main script is held until the list call has started, for 10 s at most.
+          await u.page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+            const deadline = Date.now() + 10_000;
+            while (!listStarted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+            bundleHeldUntilTheList = listStarted;
+            await route.continue();
+          });
+        },
+      });
+      await users.page.getByRole('table').getByRole('row').nth(1).waitFor();
+      expect(bundleHeldUntilTheList).toBe(true);
+      // The page adopted both answers: no second lookup, no second list call.
+      expect(events).toEqual([`page ${path}`, 'session lookup', 'list']);
+      const query = new URL(path, suite.baseUrl).searchParams;
+      expect(users.listRequests[0]?.searchParams.get('filter[status]')).toBe(query.get('status'));
+      expect(users.listRequests[0]?.searchParams.get('sort')).toBe(query.get('sort'));
+      expect(users.listRequests[0]?.searchParams.get('page[size]')).toBe(query.get('pageSize'));
+    });
+  }
+});
+
 describe('the HTTP client on the users list', () => {
   for (const status of [401, 403]) {
     it(`on ${status} renews the session silently and retries once, then shows the list`, async () => {

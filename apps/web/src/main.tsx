@@ -1,3 +1,5 @@
+// First: the page's first calls start now if the HTML's early script has not started them yet.
+import './early-calls.ts';
 import '@fontsource-variable/inter';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,13 +10,15 @@ import { createQueryClient } from './app/providers.tsx';
 import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
 import { getUsersQueryOptions } from './features/users/api/get-users.ts';
-import { parseUsersSearchParams } from './features/users/hooks/use-users-url-state.ts';
+import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
+import { earlyCalls } from './lib/http/early-calls.ts';
 
 initI18n();
 
-// The Users page's calls start now, before the page mounts: the session (organisation and
-// language), then the list the address asks for, do not wait for React, the lazy parts or the
-// start-up scripts (issue 6). The page finds both in its query cache, under way or answered.
+// The Users page's calls go into the query cache now, before the page mounts: the session
+// (organisation and language), then the list the address asks for, do not wait for React, the
+// lazy parts or the start-up scripts (issue 6). Both usually adopt the early calls' answers
+// (early-calls.ts); the page finds them in its query cache, under way or answered.
 const queryClient = createQueryClient();
 if (window.location.pathname === paths.users) {
   void queryClient
@@ -26,7 +30,10 @@ if (window.location.pathname === paths.users) {
           )
         : undefined,
     )
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(earlyCalls.close);
+} else {
+  earlyCalls.close();
 }
 
 function mount() {

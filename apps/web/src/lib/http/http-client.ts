@@ -1,4 +1,5 @@
 import { silentSignIn } from '../auth/silent-sign-in.ts';
+import { type EarlyCalls, earlyCalls, getRequestInit } from './early-calls.ts';
 
 /** The path behind which the accounts API is proxied: its 401 and 403 mean "renew the session". */
 export const ACCOUNTS_PROXY_PREFIX = '/apis/accounts/';
@@ -24,6 +25,8 @@ export interface HttpClientOptions {
   /** Renews the session; resolves false when it could not. Defaults to the silent sign-in. */
   reauthenticate?: () => Promise<boolean>;
   fetch?: typeof fetch;
+  /** Answers started before the page's code loaded, adopted once each (src/early-calls.ts). */
+  earlyCalls?: EarlyCalls;
 }
 
 export interface RequestOptions {
@@ -39,15 +42,13 @@ export interface HttpClient {
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const reauthenticate = options.reauthenticate ?? (() => silentSignIn());
   const doFetch = (input: string, init: RequestInit) => (options.fetch ?? globalThis.fetch)(input, init);
+  const early = options.earlyCalls ?? earlyCalls;
 
   async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
-    const init: RequestInit = {
-      method: 'GET',
-      credentials: 'include',
-      headers: { Accept: requestOptions.accept ?? 'application/json' },
-      ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
-    };
-    let response = await doFetch(path, init);
+    const accept = requestOptions.accept ?? 'application/json';
+    const init = getRequestInit(accept, requestOptions.signal);
+    // The page's first calls may have been started before its code loaded (src/early-calls.ts).
+    let response = await (early.take(path, accept) ?? doFetch(path, init));
     if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
       // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
       if (await reauthenticate()) response = await doFetch(path, init);

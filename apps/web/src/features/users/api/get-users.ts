@@ -1,14 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
   JSON_API_MEDIA_TYPE,
-  toUserListParams,
   type UserListDocument,
   type UserListQuery,
   type UserResource,
   type UserStatus,
-  usersPath,
 } from '@users-admin/contract';
 import { type HttpClient, httpClient } from '../../../lib/http/http-client.ts';
+import { usersListUrl } from './users-list-url.ts';
 
 /** A user as the page works with it: the one place where snake_case becomes camelCase. */
 export interface User {
@@ -41,11 +40,6 @@ export function toUser({ id, attributes: a }: UserResource): User {
     isExternal: a.is_external,
     isSystemAdmin: a.is_system_admin,
   };
-}
-
-export function usersListUrl(orgId: string, query: UserListQuery): string {
-  const params = toUserListParams(query).toString();
-  return params ? `${usersPath(orgId)}?${params}` : usersPath(orgId);
 }
 
 export async function getUsers(

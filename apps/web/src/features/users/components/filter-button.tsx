@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { retryingImport } from '../../../lib/retry/retry.ts';
-import type { UsersFilters } from '../hooks/use-users-url-state.ts';
+import type { UsersFilters } from '../model/users-url-query.ts';
 
 const loadFiltersPopover = retryingImport(() => import('./filters-popover.tsx'));
 const FiltersPopover = lazy(() => loadFiltersPopover().then((module) => ({ default: module.FiltersPopover })));

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATUS_FILTERS, type UsersFilters } from '../hooks/use-users-url-state.ts';
+import { STATUS_FILTERS, type UsersFilters } from '../model/users-url-query.ts';
 
 const ALL = 'all';
 

@@ -7,7 +7,7 @@ import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
-import { activeFilterCount, useUsersUrlState, writeUsersSearchParams } from '../hooks/use-users-url-state.ts';
+import { useUsersUrlState } from '../hooks/use-users-url-state.ts';
 import {
   canSelectAll,
   EMPTY_SELECTION,
@@ -19,6 +19,7 @@ import {
   togglePage,
   toggleRow,
 } from '../model/selection.ts';
+import { activeFilterCount, writeUsersSearchParams } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
 import { FilterButton } from './filter-button.tsx';

@@ -1,86 +1,12 @@
-import {
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_OPTIONS,
-  SEARCH_MAX_LENGTH,
-  type UserListQuery,
-  type UserSort,
-  type UserStatus,
-} from '@users-admin/contract';
+import { SEARCH_MAX_LENGTH, type UserListQuery } from '@users-admin/contract';
 import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-
-/** The statuses the filter offers (SPEC.md §2); any other `status` in the URL is ignored. */
-export const STATUS_FILTERS = ['active', 'inactive', 'pending'] as const satisfies readonly UserStatus[];
-
-/** The page's query parameters, as they appear in the address bar. */
-export const URL_KEYS = {
-  page: 'page',
-  pageSize: 'pageSize',
-  search: 'search',
-  status: 'status',
-  isSystemAdmin: 'isSystemAdmin',
-  sort: 'sort',
-} as const;
-
-const MAX_PAGE = 999_999_999;
-
-export interface UsersFilters {
-  status?: UserStatus;
-  isSystemAdmin?: boolean;
-}
-
-/**
- * Reads the list query from the address bar. Anything missing or invalid falls back to its default
- * instead of failing: a shared or hand-edited link always opens a working page.
- */
-export function parseUsersSearchParams(params: URLSearchParams): UserListQuery {
-  const query: UserListQuery = { pageNumber: 1, pageSize: PAGE_SIZE_DEFAULT };
-
-  const page = params.get(URL_KEYS.page);
-  if (page && /^\d{1,9}$/.test(page) && Number(page) >= 1 && Number(page) <= MAX_PAGE) query.pageNumber = Number(page);
-
-  const pageSize = Number(params.get(URL_KEYS.pageSize));
-  if ((PAGE_SIZE_OPTIONS as readonly number[]).includes(pageSize)) query.pageSize = pageSize;
-
-  const search = params.get(URL_KEYS.search)?.trim();
-  if (search && search.length <= SEARCH_MAX_LENGTH) query.search = search;
-
-  const status = params.get(URL_KEYS.status);
-  if ((STATUS_FILTERS as readonly string[]).includes(status ?? '')) query.status = status as UserStatus;
-
-  const isSystemAdmin = params.get(URL_KEYS.isSystemAdmin);
-  if (isSystemAdmin === 'true' || isSystemAdmin === 'false') query.isSystemAdmin = isSystemAdmin === 'true';
-
-  const sort = params.get(URL_KEYS.sort);
-  if (sort === 'name' || sort === '-name') query.sort = sort;
-
-  return query;
-}
-
-/**
- * Writes the list query into `base` (other parameters are kept), leaving defaults out so that the
- * plain page has a plain address.
- */
-export function writeUsersSearchParams(query: UserListQuery, base = new URLSearchParams()): URLSearchParams {
-  const params = new URLSearchParams(base);
-  for (const key of Object.values(URL_KEYS)) params.delete(key);
-  if (query.pageNumber !== 1) params.set(URL_KEYS.page, String(query.pageNumber));
-  if (query.pageSize !== PAGE_SIZE_DEFAULT) params.set(URL_KEYS.pageSize, String(query.pageSize));
-  if (query.search) params.set(URL_KEYS.search, query.search);
-  if (query.status) params.set(URL_KEYS.status, query.status);
-  if (query.isSystemAdmin !== undefined) params.set(URL_KEYS.isSystemAdmin, String(query.isSystemAdmin));
-  if (query.sort) params.set(URL_KEYS.sort, query.sort);
-  return params;
-}
-
-/** Unsorted → ascending → descending → ascending … (SPEC.md §4). */
-export function nextSort(sort: UserSort | undefined): UserSort {
-  return sort === 'name' ? '-name' : 'name';
-}
-
-export function activeFilterCount(query: UserListQuery): number {
-  return (query.status ? 1 : 0) + (query.isSystemAdmin !== undefined ? 1 : 0);
-}
+import {
+  nextSort,
+  parseUsersSearchParams,
+  type UsersFilters,
+  writeUsersSearchParams,
+} from '../model/users-url-query.ts';
 
 /** Drops `key` when `value` is undefined: with exactOptionalPropertyTypes a key is absent, never undefined. */
 function assign<K extends keyof UserListQuery>(query: UserListQuery, key: K, value: UserListQuery[K] | undefined) {

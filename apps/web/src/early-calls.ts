@@ -1,0 +1,35 @@
+// The Users page's first two calls, started as soon as the HTML is read (issue 6): the session
+// lookup, then, with its organisation, the list the address asks for. The HTML loads this small
+// script beside the page's bundle (build/early-calls-script.ts); without it both calls would wait
+// for the whole bundle to download and run. The page adopts the answers through its HTTP client
+// (lib/http/early-calls.ts), so a refused or failed answer takes the usual paths (SPEC.md §4, §8).
+// main.tsx imports this module first, so the calls start before the page's own, whichever script
+// arrives first.
+import { JSON_API_MEDIA_TYPE, SESSION_PATH } from '@users-admin/contract';
+import { paths } from './config/paths.ts';
+import { usersListUrl } from './features/users/api/users-list-url.ts';
+import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
+import { earlyCalls, getRequestInit } from './lib/http/early-calls.ts';
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+// Not in the silent sign-in's hidden frame, nor on the other routes.
+if (window.location.pathname === paths.users && window.parent === window) {
+  // The session's answer is offered once the list call has started from it, so the page, which
+  // waits for the session before asking for the list, always finds the list call under way.
+  const session = fetch(SESSION_PATH, getRequestInit(JSON_MEDIA_TYPE)).then(async (response) => {
+    if (response.ok) {
+      try {
+        const claims = (await response.clone().json()) as { org_id?: unknown } | null;
+        if (typeof claims?.org_id === 'string') {
+          const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
+          earlyCalls.start(usersListUrl(claims.org_id, query), JSON_API_MEDIA_TYPE);
+        }
+      } catch {
+        // Not JSON: the page's own lookup reports it.
+      }
+    }
+    return response;
+  });
+  earlyCalls.offer(SESSION_PATH, JSON_MEDIA_TYPE, session);
+}
