@@ -45,29 +45,36 @@ const ANCHOR_SPACING = 1000;
 const ANCHORED_FROM = 5000;
 
 /**
- * Whether a search matches a user through the e-mail domain alone (`domain` an SQL expression):
- * a search without `@` that is in the domain, or one whose only `@` comes first and whose rest
- * starts the domain (the head ends with that `@`). Never true of an empty domain.
+ * How a search matches a user through the e-mail domain alone: a search without `@` when it is in
+ * the domain, one whose only `@` comes first when its rest starts the domain (the head ends with
+ * that `@`); any other search never does. Never true of an empty domain.
  */
-function domainMatch(search: string, domain: RawBuilder<unknown>) {
+function domainRule(search: string): { domain: 'contains' | 'startsWith'; text: string } | undefined {
   const at = search.lastIndexOf('@');
-  if (at < 0) return sql<boolean>`strpos(${domain}, ${search}) > 0`;
-  if (at === 0 && search.length > 1) return sql<boolean>`starts_with(${domain}, ${search.slice(1)})`;
-  return sql<boolean>`false`;
+  if (at < 0) return { domain: 'contains', text: search };
+  if (at === 0 && search.length > 1) return { domain: 'startsWith', text: search.slice(1) };
+  return undefined;
+}
+
+/** `domainRule` on a domain (`domain` an SQL expression). */
+function domainMatch(search: string, domain: RawBuilder<unknown>) {
+  const rule = domainRule(search);
+  if (!rule) return sql<boolean>`false`;
+  return rule.domain === 'contains'
+    ? sql<boolean>`strpos(${domain}, ${rule.text}) > 0`
+    : sql<boolean>`starts_with(${domain}, ${rule.text})`;
 }
 
 /**
- * The kept domain keys (`chr(31) || domain` in `user_search_grams`) of the domains `domainMatch`
- * accepts, as LIKE patterns: a prefix the primary key serves, else one the keys' trigram index does.
+ * `domainRule` on the kept domain keys (`chr(31) || domain` in `user_search_grams`), as LIKE
+ * patterns: a prefix the primary key serves, else one the keys' trigram index does.
  */
 function domainKeyMatch(search: string) {
-  const at = search.lastIndexOf('@');
+  const rule = domainRule(search);
+  if (!rule) return sql<boolean>`false`;
   const range = sql<boolean>`gram >= chr(31) and gram < chr(32)`;
-  if (at < 0) return sql<boolean>`${range} and gram like ${`${SEARCH_SEPARATOR}%${escapeLike(search)}%`}`;
-  if (at === 0 && search.length > 1) {
-    return sql<boolean>`${range} and gram like ${`${SEARCH_SEPARATOR}${escapeLike(search.slice(1))}%`}`;
-  }
-  return sql<boolean>`false`;
+  const text = escapeLike(rule.text);
+  return sql<boolean>`${range} and gram like ${rule.domain === 'contains' ? `${SEARCH_SEPARATOR}%${text}%` : `${SEARCH_SEPARATOR}${text}%`}`;
 }
 
 /**
@@ -94,7 +101,7 @@ function searchByIndexes(search: string, domains: readonly string[]) {
  * How a search is tested: `walk` hides it from the indexes, so the database walks the ordered index
  * and stops at the page (the right plan when matches are dense, and the only one while an
  * organisation's kept counts are pending); a list of domains puts it to the search's indexes with
- * those domains (every domain of the organisation that `domainMatch` accepts, or none to find only
+ * those domains (every domain of the organisation that `domainRule` accepts, or none to find only
  * the users who hold it in their head or across the `@`).
  */
 type SearchTest = 'walk' | readonly string[];
