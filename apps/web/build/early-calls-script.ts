@@ -2,7 +2,8 @@ import type { Plugin } from 'vite';
 
 /** The build's entry name of src/early-calls.ts (see vite.config.ts). */
 export const EARLY_CALLS_ENTRY = 'early-calls';
-const SOURCE = '/src/early-calls.ts';
+/** The module's source, under the page's base, in development. */
+const SOURCE = 'src/early-calls.ts';
 
 /**
  * Loads src/early-calls.ts from the head of the HTML as a small async module of its own, so that
@@ -20,7 +21,7 @@ export function earlyCallsScript(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
-        let src = SOURCE;
+        let src = `${base}${SOURCE}`;
         if (context.bundle) {
           const chunk = Object.values(context.bundle).find(
             (output) => output.type === 'chunk' && output.isEntry && output.name === EARLY_CALLS_ENTRY,

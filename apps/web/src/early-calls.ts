@@ -21,7 +21,8 @@ if (window.location.pathname === paths.users && window.parent === window) {
     if (response.ok) {
       try {
         const claims = (await response.clone().json()) as { org_id?: unknown } | null;
-        if (typeof claims?.org_id === 'string') {
+        // An empty organisation is no organisation: the page lists nothing then.
+        if (typeof claims?.org_id === 'string' && claims.org_id !== '') {
           const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
           earlyCalls.start(usersListUrl(claims.org_id, query), JSON_API_MEDIA_TYPE);
         }

@@ -25,6 +25,10 @@ export function UsersRoute() {
       {/* Mounted while hidden, so the users list loads alongside the language's texts. */}
       <Box hidden={!ready}>
         <UsersPage
+          // A new page once the session names the organisation: its list query then mounts instead
+          // of switching keys, so a list call that failed before (main.tsx starts it early) is
+          // shown, not made again (no retry on mount, SPEC.md §9). Still hidden then: nothing is lost.
+          key={session.data ? `org:${session.data.org_id}` : 'no-session'}
           orgId={session.data?.org_id}
           sessionFailed={session.isError}
           onRetrySession={() => void session.refetch()}

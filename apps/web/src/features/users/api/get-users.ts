@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
   JSON_API_MEDIA_TYPE,
   type UserListDocument,
@@ -70,18 +70,7 @@ export function getUsersQueryOptions(orgId: string, query: UserListQuery) {
   });
 }
 
-/**
- * The users list; waits while the organisation is not known yet. A failed answer is fresh for as
- * long as a good one (SPEC.md §9, no retry): a list call that failed before the page observed it
- * (main.tsx's first call, answered while the session was still on its way, or a change's call
- * started ahead of its render) is shown as failed, not made again at once; "try again" refetches.
- */
+/** The users list; waits while the organisation is not known yet. */
 export function useUsers(orgId: string | undefined, query: UserListQuery) {
-  const queryClient = useQueryClient();
-  const options = getUsersQueryOptions(orgId ?? '', query);
-  const state = queryClient.getQueryState(options.queryKey);
-  const staleTime = queryClient.getDefaultOptions().queries?.staleTime;
-  const failedRecently =
-    state?.status === 'error' && typeof staleTime === 'number' && Date.now() - state.errorUpdatedAt < staleTime;
-  return useQuery({ ...options, enabled: orgId !== undefined && !failedRecently });
+  return useQuery({ ...getUsersQueryOptions(orgId ?? '', query), enabled: orgId !== undefined });
 }

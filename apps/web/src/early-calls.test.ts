@@ -1,0 +1,51 @@
+import { JSON_API_MEDIA_TYPE, SESSION_PATH } from '@users-admin/contract';
+import { afterEach, expect, it, vi } from 'vitest';
+
+const LIST = '/apis/accounts/api/v3/orgs/o1/users?page%5Bsize%5D=50&sort=-name&filter%5Bstatus%5D=pending';
+
+/** Loads src/early-calls.ts afresh at `address`, with the session answering `claims`. */
+async function loadAt(address: string, claims: unknown) {
+  window.history.replaceState(null, '', address);
+  const fetch = vi.fn(async (input: string) =>
+    input === SESSION_PATH
+      ? new Response(JSON.stringify(claims), { status: 200, headers: { 'content-type': 'application/json' } })
+      : new Response('{"data":[]}', { status: 200 }),
+  );
+  vi.stubGlobal('fetch', fetch);
+  vi.resetModules();
+  await import('./early-calls.ts');
+  const { earlyCalls } = await import('./lib/http/early-calls.ts');
+  return { fetch, earlyCalls };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+it("starts the session lookup at once, and the address's list call before it hands the session over", async () => {
+  const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
+  expect(fetch.mock.calls[0]?.[0]).toBe(SESSION_PATH);
+  const session = earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(session).toBeDefined();
+  await session;
+  // By the time the session's answer is handed over, the list call is under way.
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+});
+
+it.each([
+  ['no organisation', {}],
+  ['an empty organisation', { org_id: '' }],
+  ['an answer that is not an object', null],
+])('makes no list call for a session with %s', async (_, claims) => {
+  const { fetch, earlyCalls } = await loadAt('/', claims);
+  await earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(fetch).toHaveBeenCalledTimes(1);
+});
+
+it('calls nothing on the other routes', async () => {
+  const { fetch, earlyCalls } = await loadAt('/oidc/callback?status=success', { org_id: 'o1' });
+  expect(fetch).not.toHaveBeenCalled();
+  expect(earlyCalls.take(SESSION_PATH, 'application/json')).toBeUndefined();
+});
