@@ -1,11 +1,16 @@
 // `npm run test:api`: the API tests on the embedded database (PGlite), then on PostgreSQL:
 // the server of TEST_DATABASE_URL if set, else a throwaway local one when PostgreSQL is installed.
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const vitestArgs = ['vitest', 'run', '--project', 'server', ...process.argv.slice(2)];
+// Two files at a time even on two cores (Vitest's default there is one): each file has its own
+// database (a PGlite folder, or a scratch database on PostgreSQL), and the tests mostly wait on it.
+// Measured on 2 cores: PGlite 271 → 154 s, PostgreSQL 143 → 73 s.
+const workers = String(Math.max(2, os.availableParallelism() - 1));
+const vitestArgs = ['vitest', 'run', '--project', 'server', '--maxWorkers', workers, ...process.argv.slice(2)];
 
 function run(label, env) {
   console.log(`\n== API tests on ${label}`);
