@@ -60,6 +60,8 @@ export interface ApiList {
 export class UsersPage {
   /** Every users-list request the page made, as URLs. */
   readonly listRequests: URL[] = [];
+  /** Users-list requests made and not yet answered (or failed). */
+  listCallsInFlight = 0;
   /** Every request of any kind, with its resource type and the time (Date.now()) it was made. */
   readonly allRequests: { url: string; type: string; at: number }[] = [];
   readonly consoleMessages: string[] = [];
@@ -72,8 +74,16 @@ export class UsersPage {
   ) {
     page.on('request', (request) => {
       this.allRequests.push({ url: request.url(), type: request.resourceType(), at: Date.now() });
-      if (USERS_API.test(request.url())) this.listRequests.push(new URL(request.url()));
+      if (USERS_API.test(request.url())) {
+        this.listRequests.push(new URL(request.url()));
+        this.listCallsInFlight++;
+      }
     });
+    const ended = (request: { url(): string }) => {
+      if (USERS_API.test(request.url())) this.listCallsInFlight--;
+    };
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
     page.on('console', (message) => this.consoleMessages.push(message.text()));
     page.on('pageerror', (error) => this.pageErrors.push(error));
   }
