@@ -129,10 +129,11 @@ describe('the Users page header and layout', () => {
   });
 
   it('fits the table in its box at every width from 320 px up, without a hidden column or sideways scrolling', async () => {
-    const users = await suite.open({ path: '/?pageSize=100' });
-    await users.waitForList(1, 100, ACME_TOTAL);
+    // A page opened at each width: a resized page was drawn with the previous width's breakpoint
+    // styles now and then on CI (the table 394 px too wide at 320 px), as in the screenshot spec.
     for (const width of [320, 400, 480, 481, 600, 768, 769, 1000, 1279, 1280, 1440]) {
-      await users.page.setViewportSize({ width, height: 900 });
+      const users = await suite.open({ path: '/?pageSize=100', viewport: { width, height: 900 } });
+      await users.waitForList(1, 100, ACME_TOTAL);
       await expect
         .poll(
           () =>
@@ -146,6 +147,7 @@ describe('the Users page header and layout', () => {
           { message: `${width} px` },
         )
         .toEqual({ table: 0, page: 0 });
+      await users.close();
     }
   });
 });
