@@ -9,7 +9,8 @@ import { JSON_API_MEDIA_TYPE, SESSION_PATH } from '@users-admin/contract';
 import { paths } from './config/paths.ts';
 import { usersListUrl } from './features/users/api/users-list-url.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
-import { earlyCalls, getRequestInit } from './lib/http/early-calls.ts';
+import { earlyCalls } from './lib/http/early-calls.ts';
+import { getRequestInit } from './lib/http/request-init.ts';
 
 const JSON_MEDIA_TYPE = 'application/json';
 

@@ -332,15 +332,15 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
           .executeTakeFirst();
         return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search)) };
       });
-    const { counts } = counted;
-    if (counted.version === undefined) return totalOf(counts, query);
-    const version = String(counted.version);
-    if (counted.foundInHeads >= keepSearchesFrom) {
+    const { counts, foundInHeads } = counted;
+    const version = counted.version === undefined ? undefined : String(counted.version);
+    if (version !== undefined && foundInHeads >= keepSearchesFrom) {
       const kept = await keepSearch(orgId, search, version, counts);
       if (kept) return totalOf(kept, query);
     }
-    await cacheCount(db, orgId, key, version, totalOf(counts, query));
-    return totalOf(counts, query);
+    const total = totalOf(counts, query);
+    if (version !== undefined) await cacheCount(db, orgId, key, version, total);
+    return total;
   }
 
   function totalOf(counts: Counts, query: UserListQuery): number {

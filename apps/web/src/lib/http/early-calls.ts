@@ -5,6 +5,8 @@
  * instead of calling again. `close` ends this when the page's start has taken what it needs: what
  * it did not take is dropped, so no later request is ever answered by an old call.
  */
+import { getRequestInit } from './request-init.ts';
+
 export interface EarlyCalls {
   /** Offers `response` as the answer of the page's next GET of `path` accepting `accept`. */
   offer(path: string, accept: string, response: Promise<Response>): void;
@@ -14,11 +16,6 @@ export interface EarlyCalls {
   take(path: string, accept: string): Promise<Response> | undefined;
   /** No more early calls: the ones not taken are dropped. */
   close(): void;
-}
-
-/** What the page's GET calls send: its cookies and the media type it accepts. */
-export function getRequestInit(accept: string, signal?: AbortSignal): RequestInit {
-  return { method: 'GET', credentials: 'include', headers: { Accept: accept }, ...(signal ? { signal } : {}) };
 }
 
 export function createEarlyCalls(): EarlyCalls {

@@ -1,5 +1,6 @@
 import { silentSignIn } from '../auth/silent-sign-in.ts';
-import { type EarlyCalls, earlyCalls, getRequestInit } from './early-calls.ts';
+import { type EarlyCalls, earlyCalls } from './early-calls.ts';
+import { getRequestInit } from './request-init.ts';
 
 /** The path behind which the accounts API is proxied: its 401 and 403 mean "renew the session". */
 export const ACCOUNTS_PROXY_PREFIX = '/apis/accounts/';
