@@ -95,7 +95,9 @@ afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
 /** Signs in as the Hostile organisation's admin and records every dialog (alert, confirm…) the page opens. */
-async function openAsHostileAdmin(viewport: Viewport = BREAKPOINTS.xl): Promise<{ users: UsersPage; dialogs: string[] }> {
+async function openAsHostileAdmin(
+  viewport: Viewport = BREAKPOINTS.xl,
+): Promise<{ users: UsersPage; dialogs: string[] }> {
   const dialogs: string[] = [];
   const users = await suite.open({
     as: null,
