@@ -16,7 +16,7 @@ import { isSelected, pageCheckboxState, type Selection } from '../model/selectio
 import { ColumnHeader } from './column-header.tsx';
 import { PAGE_TITLE_ID } from './page-header.tsx';
 import { WIDE_ONLY } from './table-layout.ts';
-import { UserRow } from './user-row.tsx';
+import { UserRow, useRowTexts } from './user-row.tsx';
 
 interface UsersTableProps {
   /** While the next rows load, the shown rows cannot be used (the header and footer still can). */
@@ -39,6 +39,7 @@ export function UsersTable({
   onToggleSort,
 }: UsersTableProps) {
   const { t } = useTranslation();
+  const rowTexts = useRowTexts();
   const pageState = pageCheckboxState(selection, users);
   const direction = sort === '-name' ? 'desc' : 'asc';
 
@@ -86,7 +87,13 @@ export function UsersTable({
         </TableHead>
         <TableBody inert={inert}>
           {users.map((user) => (
-            <UserRow key={user.id} user={user} selected={isSelected(selection, user)} onToggle={onToggleRow} />
+            <UserRow
+              key={user.id}
+              user={user}
+              selected={isSelected(selection, user)}
+              onToggle={onToggleRow}
+              texts={rowTexts}
+            />
           ))}
         </TableBody>
       </Table>
