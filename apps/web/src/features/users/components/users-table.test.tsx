@@ -13,6 +13,17 @@ afterEach(async () => {
 
 const users = [1, 2, 5, 7].map((n) => toUser(demoUser(n)));
 const ignore = () => undefined;
+const renderTable = () =>
+  render(
+    <UsersTable
+      users={users}
+      selection={EMPTY_SELECTION}
+      sort={undefined}
+      onToggleRow={ignore}
+      onTogglePage={ignore}
+      onToggleSort={ignore}
+    />,
+  );
 
 function cellsOf(name: string) {
   const row = screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr') as HTMLElement;
@@ -24,16 +35,7 @@ function cellsOf(name: string) {
 
 describe('the rows of the users table', () => {
   it('say each user’s status, data source, user type and row action, and name the row’s checkbox', () => {
-    render(
-      <UsersTable
-        users={users}
-        selection={EMPTY_SELECTION}
-        sort={undefined}
-        onToggleRow={ignore}
-        onTogglePage={ignore}
-        onToggleSort={ignore}
-      />,
-    );
+    renderTable();
     // User 002 is pending (row action: resend the invitation); User 005 is a third party's; User 007 a System Admin.
     expect(cellsOf('User 001').text).toContain('Active');
     expect(cellsOf('User 002').text).toContain('Pending');
@@ -44,16 +46,7 @@ describe('the rows of the users table', () => {
   });
 
   it('follow a change of language without being drawn anew from outside', async () => {
-    render(
-      <UsersTable
-        users={users}
-        selection={EMPTY_SELECTION}
-        sort={undefined}
-        onToggleRow={ignore}
-        onTogglePage={ignore}
-        onToggleSort={ignore}
-      />,
-    );
+    renderTable();
     expect(cellsOf('User 001').text).toContain('Active');
 
     await act(() => switchLanguage('de'));
