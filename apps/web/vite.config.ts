@@ -17,6 +17,9 @@ export default defineConfig({
   },
   build: {
     sourcemap: true,
+    // Browsers without <link rel="modulepreload"> (Safari before 17, Firefox before 115) load those
+    // modules when they are imported instead: the polyfill would only add to the first render (issue 6).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
