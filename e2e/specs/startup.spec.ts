@@ -174,6 +174,30 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     expect((await recorded(page)).preloadErrors).toBe(2);
     await context.close();
   });
+
+  it('leaves out a lazily loaded part that never arrives, and the rest of the page goes on', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    let attempts = 0;
+    await page.route('**/assets/users-pagination-*.js', async (route) => {
+      attempts += 1;
+      await route.abort('connectionreset');
+    });
+    const givenUp = page.waitForEvent('console', {
+      predicate: (message) => message.text().startsWith('A part of the page could not be loaded'),
+      timeout: 30_000,
+    });
+    await page.reload();
+    await givenUp;
+    // The first try and the five retries of SPEC.md §9; then the footer is left out, not the page.
+    expect(attempts).toBe(6);
+    expect(await page.locator('main table tbody tr').count()).toBe(25);
+    expect(await page.getByRole('heading', { name: 'Users', level: 1 }).isVisible()).toBe(true);
+    await screenshot(page, 'startup-footer-never-arrived-xl');
+    // The page still answers: the filters open.
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('dialog').getByText('Status').first().waitFor();
+    await context.close();
+  });
 });
 
 describe('start-up when a script is missing', () => {

@@ -1,12 +1,13 @@
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import Button from '@mui/material/Button';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../../../components/lazy-part.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { BulkAction } from './actions-menu.tsx';
 
 const loadActionsMenu = retryingImport(() => import('./actions-menu.tsx'));
-const ActionsMenu = lazy(() => loadActionsMenu().then((module) => ({ default: module.ActionsMenu })));
+const ActionsMenu = lazyPart(() => loadActionsMenu().then((module) => module.ActionsMenu));
 
 interface ActionsButtonProps {
   selectedCount: number;

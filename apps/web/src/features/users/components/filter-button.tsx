@@ -1,13 +1,14 @@
 import FilterListIcon from '@mui/icons-material/FilterList';
 import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../../../components/lazy-part.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { UsersFilters } from '../model/users-url-query.ts';
 
 const loadFiltersPopover = retryingImport(() => import('./filters-popover.tsx'));
-const FiltersPopover = lazy(() => loadFiltersPopover().then((module) => ({ default: module.FiltersPopover })));
+const FiltersPopover = lazyPart(() => loadFiltersPopover().then((module) => module.FiltersPopover));
 
 interface FilterButtonProps {
   filters: UsersFilters;

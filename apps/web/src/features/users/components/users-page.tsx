@@ -1,8 +1,9 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
@@ -32,7 +33,9 @@ import { UsersTable } from './users-table.tsx';
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads alongside
 // the first data instead of holding up the first render. The download starts at once.
 const usersPaginationModule = retryingImport(() => import('./users-pagination.tsx'))();
-const UsersPagination = lazy(() => usersPaginationModule.then((module) => ({ default: module.UsersPagination })));
+// Handled where it is used (lazyPart); until then a failure is not an unhandled rejection.
+usersPaginationModule.catch(() => undefined);
+const UsersPagination = lazyPart(() => usersPaginationModule.then((module) => module.UsersPagination));
 
 export interface UsersPageProps {
   /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
