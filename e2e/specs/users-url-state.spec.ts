@@ -7,10 +7,10 @@ beforeAll(() => suite.start());
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
-/** Waits for the address bar to say exactly `expected` (defaults are left out). */
 /**
- * Waits for the address to hold `expected` and for the list calls to have been answered: a call
- * still under way when the next change comes is cancelled, and its view is then called again.
+ * Waits for the address bar to say exactly `expected` (defaults are left out) and for the list calls
+ * to have been answered: a call still under way when the next change comes is cancelled, and its
+ * view is then called again.
  */
 async function expectQuery(users: UsersPage, expected: Record<string, string>) {
   await expect.poll(() => users.query()).toEqual(expected);

@@ -10,9 +10,7 @@ import { paths } from './config/paths.ts';
 import { usersListUrl } from './features/users/api/users-list-url.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
 import { earlyCalls } from './lib/http/early-calls.ts';
-import { getRequestInit } from './lib/http/request-init.ts';
-
-const JSON_MEDIA_TYPE = 'application/json';
+import { getRequestInit, JSON_MEDIA_TYPE } from './lib/http/request-init.ts';
 
 // Not in the silent sign-in's hidden frame, nor on the other routes.
 if (window.location.pathname === paths.users && window.parent === window) {

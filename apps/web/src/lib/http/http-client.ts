@@ -1,6 +1,6 @@
 import { silentSignIn } from '../auth/silent-sign-in.ts';
 import { type EarlyCalls, earlyCalls } from './early-calls.ts';
-import { getRequestInit } from './request-init.ts';
+import { getRequestInit, JSON_MEDIA_TYPE } from './request-init.ts';
 
 /** The path behind which the accounts API is proxied: its 401 and 403 mean "renew the session". */
 export const ACCOUNTS_PROXY_PREFIX = '/apis/accounts/';
@@ -46,7 +46,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const early = options.earlyCalls ?? earlyCalls;
 
   async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
-    const accept = requestOptions.accept ?? 'application/json';
+    const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
     const init = getRequestInit(accept, requestOptions.signal);
     // The page's first calls may have been started before its code loaded (src/early-calls.ts).
     let response = await (early.take(path, accept) ?? doFetch(path, init));
