@@ -11,6 +11,7 @@ async function naivePage(server: TestServer, orgId: string, query: UserListQuery
   let select = db.selectFrom('users').select('id').where('org_id', '=', orgId);
   if (query.status) select = select.where('status', '=', query.status);
   if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
+  if (query.search) select = select.where(sql<boolean>`strpos(search_text, ${query.search.toLowerCase()}) > 0`);
   const direction = query.sort === '-name' ? 'desc' : 'asc';
   select = query.sort ? select.orderBy('sort_name', direction).orderBy('id', direction) : select.orderBy('id');
   const rows = await select
@@ -72,6 +73,57 @@ describe('deep pages of a large organisation', () => {
       .where('org_id', '=', orgId)
       .executeTakeFirstOrThrow();
     expect(anchors.n).toBeGreaterThan(0);
+  });
+
+  const searchLists = async () =>
+    (
+      await server.database.db
+        .selectFrom('user_search_lists')
+        .select(['list_key', 'version'])
+        .where('org_id', '=', orgId)
+        .execute()
+    ).map((row) => row.list_key);
+
+  it('answers every page of a sparse search exactly as a plain OFFSET query would, from its kept list', async () => {
+    const users = createUsersRepository(server.database.db);
+    const searchShapes: Omit<UserListQuery, 'pageNumber'>[] = [
+      { pageSize: 25, search: 'son', sort: 'name' },
+      { pageSize: 10, search: 'SON', status: 'active', sort: '-name' },
+      { pageSize: 25, search: 'ann', isSystemAdmin: false },
+      { pageSize: 5, search: 'mit', status: 'pending', sort: 'name' },
+    ];
+    for (const shape of searchShapes) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      const lastPage = Math.ceil(total / shape.pageSize);
+      expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(3);
+      for (let pageNumber = 1; pageNumber <= lastPage + 1; pageNumber++) {
+        const query = { ...shape, pageNumber };
+        const page = await users.listUsers(orgId, query);
+        expect(page.total, JSON.stringify(query)).toBe(total);
+        expect(
+          page.users.map((u) => u.id),
+          JSON.stringify(query),
+        ).toEqual(await naivePage(server, orgId, query));
+      }
+    }
+    // Every shape went past its first page through a kept list, one per search, filters and order.
+    expect((await searchLists()).length).toBe(searchShapes.length);
+  });
+
+  it("rebuilds a search's list after a change, so a deep page of a search is never stale", async () => {
+    const users = createUsersRepository(server.database.db);
+    const query: UserListQuery = { pageSize: 25, pageNumber: 3, search: 'son', sort: 'name' };
+    const before = await users.listUsers(orgId, query);
+    expect(await searchLists()).toContain(JSON.stringify(['name', null, null, 'son']));
+    // A matching user whose name sorts first shifts every later page by one.
+    await sql`update users set sort_name = '' where org_id = ${orgId} and id = (select id from users where org_id = ${orgId} and strpos(search_text, 'son') > 0 order by sort_name desc limit 1)`.execute(
+      server.database.db,
+    );
+    const after = await users.listUsers(orgId, query);
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users[1]?.id).toBe(before.users[0]?.id);
+    // Lists of the older data version are dropped when one is built.
+    expect(await searchLists()).toEqual([JSON.stringify(['name', null, null, 'son'])]);
   });
 
   it('uses anchors of the current data version only, so a change never serves a stale page', async () => {

@@ -16,6 +16,7 @@ export interface Database {
   user_search_grams_pending: UserSearchGramsPendingTable;
   user_kept_searches: UserKeptSearchesTable;
   user_page_anchors: UserPageAnchorsTable;
+  user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
 
@@ -27,6 +28,15 @@ export interface UserPageAnchorsTable {
   position: number;
   sort_name: string;
   id: string;
+}
+
+/** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */
+export interface UserSearchListsTable {
+  org_id: string;
+  list_key: string;
+  version: ColumnType<string | number, number | string, number | string>;
+  ids: string[];
+  built_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** Users per organisation, status and user type, kept exact by triggers on `users`. */

@@ -43,6 +43,10 @@ const rowColumns = [
 const ANCHOR_SPACING = 1000;
 /** Pages that start this deep use anchors; shallower ones walk from the nearer end. */
 const ANCHORED_FROM = 5000;
+/** A sparse search's matches are kept as a list (migration 0010) only up to this many (16 bytes each). */
+const MAX_LISTED_MATCHES = 50_000;
+/** At most this many lists are kept per organisation; the least recently built go first. */
+const MAX_SEARCH_LISTS = 64;
 
 /**
  * How a search matches a user through the e-mail domain alone: a search without `@` when it is in
@@ -164,6 +168,19 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         (join) => join.onTrue(),
       )
       .select(rowColumns);
+
+  /** `rowsOf` in the list's order, in `direction`. */
+  const pageRows = (
+    orgId: string,
+    ids: AliasedSelectQueryBuilder<{ id: string }, 'page'>,
+    query: UserListQuery,
+    direction: 'asc' | 'desc',
+  ) => {
+    const select = rowsOf(orgId, ids);
+    return query.sort === undefined
+      ? select.orderBy('u.id', direction)
+      : select.orderBy('u.sort_name', direction).orderBy('u.id', direction);
+  };
 
   const versionOf = async (orgId: string): Promise<number | undefined> => {
     const row = await db
@@ -484,9 +501,24 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
-   * A page of a search whose matches are sparse: the matches come from the search's indexes alone
-   * (`offset 0` keeps the planner from mixing in the filters' indexes), then are filtered and sorted.
+   * The matches of a search whose matches are sparse, with the filters: from the search's indexes
+   * alone (`offset 0` keeps the planner from mixing in the filters' indexes), then filtered.
    */
+  function sparseMatches(orgId: string, query: UserListQuery, domains: readonly string[]) {
+    const matches = matching(
+      orgId,
+      { pageSize: 1, pageNumber: 1, ...(query.search ? { search: query.search } : {}) },
+      domains,
+    )
+      .select(['id', 'sort_name', 'status', 'is_system_admin'])
+      .offset(0);
+    let select = db.selectFrom(matches.as('matches'));
+    if (query.status) select = select.where('matches.status', '=', query.status);
+    if (query.isSystemAdmin !== undefined) select = select.where('matches.is_system_admin', '=', query.isSystemAdmin);
+    return select;
+  }
+
+  /** A page of a search whose matches are sparse: every match is read, then sorted. */
   function sparseSearchPageIds(
     orgId: string,
     query: UserListQuery,
@@ -496,21 +528,98 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     ascending: boolean,
   ) {
     const direction = ascending ? 'asc' : 'desc';
-    const matches = matching(
-      orgId,
-      { pageSize: limit, pageNumber: 1, ...(query.search ? { search: query.search } : {}) },
-      domains,
-    )
-      .select(['id', 'sort_name', 'status', 'is_system_admin'])
-      .offset(0);
-    let ids = db.selectFrom(matches.as('matches')).select('matches.id as id');
-    if (query.status) ids = ids.where('matches.status', '=', query.status);
-    if (query.isSystemAdmin !== undefined) ids = ids.where('matches.is_system_admin', '=', query.isSystemAdmin);
+    const ids = sparseMatches(orgId, query, domains).select('matches.id as id');
     const ordered =
       query.sort === undefined
         ? ids.orderBy('matches.id', direction)
         : ids.orderBy('matches.sort_name', direction).orderBy('matches.id', direction);
     return ordered.offset(skip).limit(limit);
+  }
+
+  /**
+   * Rows `from` to `from + limit`, in ascending order, of a sparse search's matches with its
+   * filters, from the list of them kept for the organisation's data version (migration 0010),
+   * which is built when there is none. Undefined when no list could be read: the data changed
+   * while it was built.
+   */
+  async function searchListPage(
+    orgId: string,
+    query: UserListQuery,
+    from: number,
+    limit: number,
+  ): Promise<ListedUser[] | undefined> {
+    const search = query.search?.toLowerCase() ?? '';
+    const listKey = JSON.stringify([
+      query.sort === undefined ? 'id' : 'name',
+      query.status ?? null,
+      query.isSystemAdmin ?? null,
+      search,
+    ]);
+    const ids = db
+      .selectFrom('user_search_lists as l')
+      .innerJoin('org_data_versions as v', (join) =>
+        join.onRef('v.org_id', '=', 'l.org_id').onRef('v.version', '=', 'l.version'),
+      )
+      .select(sql<string>`unnest(l.ids[${from + 1}::int:${from + limit}::int])`.as('id'))
+      .where('l.org_id', '=', orgId)
+      .where('l.list_key', '=', listKey);
+    const read = () => pageRows(orgId, ids.as('page'), query, 'asc').execute();
+    const users = await read();
+    if (users.length > 0) return users;
+
+    // Built only if no write moved the data version since the domains were read.
+    const version = await versionOf(orgId);
+    if (version === undefined) return undefined;
+    const domains = await matchingDomains(orgId, search);
+    const order = query.sort === undefined ? sql`matches.id` : sql`matches.sort_name, matches.id`;
+    const list = sparseMatches(orgId, query, domains).select(
+      sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids'),
+    );
+    await db
+      .insertInto('user_search_lists')
+      .columns(['org_id', 'list_key', 'version', 'ids'])
+      .expression(
+        db
+          .selectFrom('org_data_versions as v')
+          .select([
+            sql<string>`${orgId}::uuid`.as('org_id'),
+            sql<string>`${listKey}::text`.as('list_key'),
+            'v.version',
+            list.as('ids'),
+          ])
+          .where('v.org_id', '=', orgId)
+          .where('v.version', '=', version),
+      )
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'list_key']).doUpdateSet((eb) => ({
+          version: eb.ref('excluded.version'),
+          ids: eb.ref('excluded.ids'),
+          built_at: sql`now()`,
+        })),
+      )
+      .execute();
+    // Lists of older versions are never read again; past the limit, the least recently built go.
+    await db
+      .deleteFrom('user_search_lists')
+      .where('org_id', '=', orgId)
+      .where((eb) =>
+        eb.or([
+          eb('version', '<', version),
+          eb(
+            'list_key',
+            'in',
+            eb
+              .selectFrom('user_search_lists')
+              .select('list_key')
+              .where('org_id', '=', orgId)
+              .orderBy('built_at', 'desc')
+              .offset(MAX_SEARCH_LISTS),
+          ),
+        ]),
+      )
+      .execute();
+    const built = await read();
+    return built.length > 0 ? built : undefined;
   }
 
   return {
@@ -551,27 +660,29 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         // the search's indexes read every match and sort them. Take the cheaper of the two (the
         // walk while the organisation's kept domain counts are pending).
         const base = query.search ? counts.base : total;
-        ids =
-          !counts.countsKept || ((skip + limit) * base) / total < 3 * total
-            ? pageIds(orgId, query, skip, limit, ascending)
-            : sparseSearchPageIds(
-                orgId,
-                query,
-                await matchingDomains(orgId, query.search?.toLowerCase() ?? ''),
-                skip,
-                limit,
-                ascending,
-              );
+        const walk = !counts.countsKept || ((skip + limit) * base) / total < 3 * total;
+        // Past a sparse search's first page (from either end), its kept list of matches is read.
+        if (!walk && skip > 0 && total <= MAX_LISTED_MATCHES) {
+          const users = await searchListPage(orgId, query, ascendingOffset, limit);
+          if (users) {
+            if (descending) users.reverse();
+            return { users, total };
+          }
+        }
+        ids = walk
+          ? pageIds(orgId, query, skip, limit, ascending)
+          : sparseSearchPageIds(
+              orgId,
+              query,
+              await matchingDomains(orgId, query.search?.toLowerCase() ?? ''),
+              skip,
+              limit,
+              ascending,
+            );
       }
 
       // The ids of the page come from an index-only walk; only those rows are read in full.
-      const direction = ascending ? 'asc' : 'desc';
-      let select = rowsOf(orgId, ids.as('page'));
-      select =
-        query.sort === undefined
-          ? select.orderBy('u.id', direction)
-          : select.orderBy('u.sort_name', direction).orderBy('u.id', direction);
-      const users = await select.execute();
+      const users = await pageRows(orgId, ids.as('page'), query, ascending ? 'asc' : 'desc').execute();
       if (ascending === descending) users.reverse();
       return { users, total };
     },

@@ -8,6 +8,7 @@ import * as coveringFilterIndexes from './0006-covering-filter-indexes.ts';
 import * as searchDomains from './0007-search-domains.ts';
 import * as orderedCountLocks from './0008-ordered-count-locks.ts';
 import * as keptSearches from './0009-kept-searches.ts';
+import * as searchLists from './0010-search-lists.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0007-search-domains': searchDomains,
   '0008-ordered-count-locks': orderedCountLocks,
   '0009-kept-searches': keptSearches,
+  '0010-search-lists': searchLists,
 };
 
 /**
