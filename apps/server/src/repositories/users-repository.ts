@@ -45,8 +45,8 @@ const ANCHOR_SPACING = 1000;
 const ANCHORED_FROM = 5000;
 /** A sparse search's matches are kept as a list (migration 0010) only up to this many (16 bytes each). */
 const MAX_LISTED_MATCHES = 50_000;
-/** At most this many lists are kept per organisation; the least recently built go first. */
-const MAX_SEARCH_LISTS = 64;
+/** At most this many lists are kept per organisation (800 KB each at most); the least recently built go first. */
+const MAX_SEARCH_LISTS = 16;
 
 /**
  * How a search matches a user through the e-mail domain alone: a search without `@` when it is in
@@ -537,10 +537,90 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
-   * Rows `from` to `from + limit`, in ascending order, of a sparse search's matches with its
-   * filters, from the list of them kept for the organisation's data version (migration 0010),
-   * which is built when there is none. Undefined when no list could be read: the data changed
-   * while it was built.
+   * Builds the list of a sparse search's matches (search, filters and order, as `listKey` names
+   * them) for the organisation's data version, unless a write moves the version first: the INSERT
+   * stores it only if its own snapshot still has the version read before the domains, so the list,
+   * its domains and its version are of one state of the data. Never replaces a list of a newer
+   * version. False when nothing could be built, and the caller reads the page without a list.
+   */
+  async function buildSearchList(orgId: string, query: UserListQuery, listKey: string): Promise<boolean> {
+    const version = await versionOf(orgId);
+    if (version === undefined) return false;
+    const domains = await matchingDomains(orgId, query.search?.toLowerCase() ?? '');
+    const order = query.sort === undefined ? sql`matches.id` : sql`matches.sort_name, matches.id`;
+    const list = sparseMatches(orgId, query, domains).select(
+      sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids'),
+    );
+    try {
+      await db
+        .insertInto('user_search_lists')
+        .columns(['org_id', 'list_key', 'version', 'ids'])
+        .expression(
+          db
+            .selectFrom('org_data_versions as v')
+            .select([
+              sql<string>`${orgId}::uuid`.as('org_id'),
+              sql<string>`${listKey}::text`.as('list_key'),
+              'v.version',
+              list.as('ids'),
+            ])
+            .where('v.org_id', '=', orgId)
+            .where('v.version', '=', version),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['org_id', 'list_key'])
+            .doUpdateSet((eb) => ({
+              version: eb.ref('excluded.version'),
+              ids: eb.ref('excluded.ids'),
+              built_at: sql`now()`,
+            }))
+            .where((eb) => eb('user_search_lists.version', '<', eb.ref('excluded.version'))),
+        )
+        .execute();
+      // Lists of older versions are never read again; past the limit, the least recently built go.
+      // Rows another request holds are left to it (skip locked), so that two cleanups never wait
+      // for each other in opposite orders.
+      await db
+        .deleteFrom('user_search_lists')
+        .where('org_id', '=', orgId)
+        .where('list_key', 'in', (eb) =>
+          eb
+            .selectFrom('user_search_lists')
+            .select('list_key')
+            .where('org_id', '=', orgId)
+            .where((w) =>
+              w.or([
+                w('version', '<', version),
+                w(
+                  'list_key',
+                  'in',
+                  w
+                    .selectFrom('user_search_lists')
+                    .select('list_key')
+                    .where('org_id', '=', orgId)
+                    .orderBy('built_at', 'desc')
+                    .offset(MAX_SEARCH_LISTS),
+                ),
+              ]),
+            )
+            .forUpdate()
+            .skipLocked(),
+        )
+        .execute();
+      return true;
+    } catch {
+      // The list is a shortcut: whatever kept it from being stored (a lock, a timeout), the page is
+      // read without it. An unreachable database fails that read in turn.
+      return false;
+    }
+  }
+
+  /**
+   * The ascending rows `from` (inclusive) to `from + limit` (exclusive) of a sparse search's
+   * matches with its filters, from the list of them kept for the organisation's data version
+   * (migration 0010), which is built first when there is none. Undefined when none could be built
+   * or the list holds no row there: the caller then reads the page from the search's indexes.
    */
   async function searchListPage(
     orgId: string,
@@ -548,13 +628,13 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     from: number,
     limit: number,
   ): Promise<ListedUser[] | undefined> {
-    const search = query.search?.toLowerCase() ?? '';
     const listKey = JSON.stringify([
       query.sort === undefined ? 'id' : 'name',
       query.status ?? null,
       query.isSystemAdmin ?? null,
-      search,
+      query.search?.toLowerCase() ?? '',
     ]);
+    // Arrays count from 1, and both ends of a slice are included.
     const ids = db
       .selectFrom('user_search_lists as l')
       .innerJoin('org_data_versions as v', (join) =>
@@ -566,58 +646,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const read = () => pageRows(orgId, ids.as('page'), query, 'asc').execute();
     const users = await read();
     if (users.length > 0) return users;
-
-    // Built only if no write moved the data version since the domains were read.
-    const version = await versionOf(orgId);
-    if (version === undefined) return undefined;
-    const domains = await matchingDomains(orgId, search);
-    const order = query.sort === undefined ? sql`matches.id` : sql`matches.sort_name, matches.id`;
-    const list = sparseMatches(orgId, query, domains).select(
-      sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids'),
-    );
-    await db
-      .insertInto('user_search_lists')
-      .columns(['org_id', 'list_key', 'version', 'ids'])
-      .expression(
-        db
-          .selectFrom('org_data_versions as v')
-          .select([
-            sql<string>`${orgId}::uuid`.as('org_id'),
-            sql<string>`${listKey}::text`.as('list_key'),
-            'v.version',
-            list.as('ids'),
-          ])
-          .where('v.org_id', '=', orgId)
-          .where('v.version', '=', version),
-      )
-      .onConflict((oc) =>
-        oc.columns(['org_id', 'list_key']).doUpdateSet((eb) => ({
-          version: eb.ref('excluded.version'),
-          ids: eb.ref('excluded.ids'),
-          built_at: sql`now()`,
-        })),
-      )
-      .execute();
-    // Lists of older versions are never read again; past the limit, the least recently built go.
-    await db
-      .deleteFrom('user_search_lists')
-      .where('org_id', '=', orgId)
-      .where((eb) =>
-        eb.or([
-          eb('version', '<', version),
-          eb(
-            'list_key',
-            'in',
-            eb
-              .selectFrom('user_search_lists')
-              .select('list_key')
-              .where('org_id', '=', orgId)
-              .orderBy('built_at', 'desc')
-              .offset(MAX_SEARCH_LISTS),
-          ),
-        ]),
-      )
-      .execute();
+    if (!(await buildSearchList(orgId, query, listKey))) return undefined;
     const built = await read();
     return built.length > 0 ? built : undefined;
   }
