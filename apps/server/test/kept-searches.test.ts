@@ -93,7 +93,7 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
   afterAll(() => server.close());
 
   it('keeps a search found in many mailboxes once counted, and not one found in few', async () => {
-    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20, walkUpTo: 0 });
     await expectTotals(repository, 'user.');
     await expectTotals(repository, 'anna.');
     await expectTotals(repository, 'kept.example');
@@ -102,7 +102,7 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
   });
 
   it('keeps the counts exact through inserts, renames, status and type changes, moves and deletes', async () => {
-    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20, walkUpTo: 0 });
     await expectTotals(repository, 'user.');
     const added = [user(ORG, 200), user(ORG, 201, 'anna.x'), user(ORG, 202)];
     await insertUsers(db, added);
@@ -145,7 +145,7 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
   });
 
   it('reads the total of a kept search from the kept counts, not from the rows', async () => {
-    const repository = createUsersRepository(db, { keepSearchesFrom: 20 });
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20, walkUpTo: 0 });
     const before = await counted(ORG, { search: 'user.' });
     await sql`update user_kept_searches set n = n + 1000 where org_id = ${ORG} and search = 'user.' and status = 'active' and not is_system_admin`.execute(
       db,
@@ -162,7 +162,7 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
   });
 
   it('keeps no more searches per organisation than its limit, and counts the others per data version', async () => {
-    const repository = createUsersRepository(db, { keepSearchesFrom: 20, maxKeptSearches: 1 });
+    const repository = createUsersRepository(db, { keepSearchesFrom: 20, maxKeptSearches: 1, walkUpTo: 0 });
     // Both are found in 20 or more names or mailboxes, but the organisation keeps one search already.
     await expectTotals(repository, 'erson');
     await expectTotals(repository, 'ser.');
@@ -192,7 +192,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a search kept while others writ
   });
 
   it('misses no write that commits while the search is first counted', async () => {
-    const repository = createUsersRepository(database.db, { keepSearchesFrom: 1000 });
+    const repository = createUsersRepository(database.db, { keepSearchesFrom: 1000, walkUpTo: 0 });
     const pool = new pg.Pool({ connectionString: scratch.url, max: 3 });
     let writing = true;
     // Each writer's users hold every one of the searches in turn ("user.1…", "user.2…", …).

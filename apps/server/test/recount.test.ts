@@ -60,7 +60,7 @@ describe('recounting an organisation whose kept counts were bypassed', () => {
     await db.insertInto('organizations').values({ id: ORG, name: 'Recount', slug: 'recount' }).execute();
     await insertUsers(db, rows(0, 40));
     // A search kept counted, so that its counts are repaired too.
-    await createUsersRepository(db, { keepSearchesFrom: 10 }).listUsers(ORG, {
+    await createUsersRepository(db, { keepSearchesFrom: 10, walkUpTo: 0 }).listUsers(ORG, {
       pageSize: 25,
       pageNumber: 1,
       search: 'user.1',
@@ -101,7 +101,7 @@ describe('recounting an organisation whose kept counts were bypassed', () => {
       .where('org_id', '=', ORG)
       .executeTakeFirstOrThrow();
     expect(Number(after.version)).toBeGreaterThan(Number(before.version));
-    const repository = createUsersRepository(db, { keepSearchesFrom: 10 });
+    const repository = createUsersRepository(db, { keepSearchesFrom: 10, walkUpTo: 0 });
     for (const search of ['user.1', 'user', '.10', 'recount.example', 'pers']) {
       const { total } = await repository.listUsers(ORG, { pageSize: 25, pageNumber: 1, search, status: 'pending' });
       const counted = await sql<{ n: number }>`

@@ -86,7 +86,7 @@ describe('deep pages of a large organisation', () => {
     ).map((row) => row.list_key);
 
   it('answers every page of a sparse search exactly as a plain OFFSET query would, from its kept list', async () => {
-    const users = createUsersRepository(server.database.db);
+    const users = createUsersRepository(server.database.db, { walkUpTo: 0 });
     const searchShapes: Omit<UserListQuery, 'pageNumber'>[] = [
       { pageSize: 25, search: 'son', sort: 'name' },
       { pageSize: 10, search: 'SON', status: 'active', sort: '-name' },
@@ -113,7 +113,7 @@ describe('deep pages of a large organisation', () => {
   });
 
   it("reads a deep page of a sparse search from the search's list, not from the rows", async () => {
-    const users = createUsersRepository(server.database.db);
+    const users = createUsersRepository(server.database.db, { walkUpTo: 0 });
     const query: UserListQuery = { pageSize: 25, pageNumber: 2, search: 'son', sort: 'name' };
     const page = await users.listUsers(orgId, query);
     // The list reversed behind the repository's back (the data version stays): the page follows it.
@@ -128,7 +128,7 @@ describe('deep pages of a large organisation', () => {
   });
 
   it("rebuilds a search's list after a change, so a deep page of a search is never stale", async () => {
-    const users = createUsersRepository(server.database.db);
+    const users = createUsersRepository(server.database.db, { walkUpTo: 0 });
     await server.database.db.deleteFrom('user_search_lists').execute();
     const query: UserListQuery = { pageSize: 25, pageNumber: 3, search: 'son', sort: 'name' };
     const before = await users.listUsers(orgId, query);
