@@ -17,6 +17,52 @@ describe('the session lookup and sign-in', () => {
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'no access token provided' });
   });
 
+  it("removes expired sessions and the identity provider's expired records as people sign in, and keeps the live ones", async () => {
+    const { db } = server.database;
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 3_600_000);
+    const session = (id: string, expiresAt: Date) => ({
+      id,
+      account_sub: 'someone',
+      org_id: DEMO_ORGS.acme.id,
+      claims: '{}',
+      id_token: null,
+      access_token_expires_at: expiresAt,
+      expires_at: expiresAt,
+    });
+    await db
+      .insertInto('sessions')
+      .values([session('expired-session', past), session('live-session', future)])
+      .execute();
+    const payload = (id: string, expiresAt: Date | null) => ({
+      model: 'Session',
+      id,
+      payload: '{}',
+      grant_id: null,
+      user_code: null,
+      uid: null,
+      expires_at: expiresAt,
+      consumed_at: null,
+    });
+    await db
+      .insertInto('oidc_payloads')
+      .values([payload('expired-payload', past), payload('live-payload', future), payload('timeless-payload', null)])
+      .execute();
+
+    await signIn(server.baseUrl, 'admin@acme.example', 'admin');
+
+    const sessions = await db.selectFrom('sessions').select('id').where('id', 'like', '%-session').execute();
+    expect(sessions.map((row) => row.id)).toEqual(['live-session']);
+    const payloads = await db.selectFrom('oidc_payloads').select('id').where('id', 'like', '%-payload').execute();
+    expect(payloads.map((row) => row.id).sort()).toEqual(['live-payload', 'timeless-payload']);
+    const expired = await db
+      .selectFrom('oidc_payloads')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .executeTakeFirstOrThrow();
+    expect(expired.n).toBe(0);
+  });
+
   it('answers 401 for a session cookie the server does not know', async () => {
     const response = await fetch(`${server.baseUrl}/apis/oidc/userinfo`, { headers: { cookie: 'sid=forged.value' } });
     expect(response.status).toBe(401);

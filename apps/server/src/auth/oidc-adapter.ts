@@ -1,5 +1,9 @@
+import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
+
+/** Expired payloads removed by each write, at most: a short range scan of the expiry index (0011). */
+const EXPIRED_PER_WRITE = 100;
 
 /**
  * oidc-provider's storage (sessions, grants, codes, tokens, interactions) in the database, so
@@ -21,6 +25,24 @@ export function createOidcAdapterClass(db: Db) {
         .insertInto('oidc_payloads')
         .values({ model: this.model, id, ...row, consumed_at: null })
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+        .execute();
+      // Expired payloads are never found again (findBy): each write takes a few of them away,
+      // leaving those another write is taking (skip locked), so that no two writes wait for each other.
+      await db
+        .deleteFrom('oidc_payloads')
+        .where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('model', 'id'),
+            'in',
+            selectFrom('oidc_payloads')
+              .select(['model', 'id'])
+              .where('expires_at', '<=', sql<Date>`now()`)
+              .limit(EXPIRED_PER_WRITE)
+              .forUpdate()
+              .skipLocked()
+              .$asTuple('model', 'id'),
+          ),
+        )
         .execute();
     }
 

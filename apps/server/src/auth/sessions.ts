@@ -31,6 +31,9 @@ export function cookieSecurity(publicUrl: string): true | 'auto' {
   return publicUrl.startsWith('https:') ? true : 'auto';
 }
 
+/** Expired sessions removed by each sign-in, at most: a short range scan of the expiry index. */
+const EXPIRED_PER_SIGN_IN = 100;
+
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /** A subject that can name a membership (`users.id` is a uuid); any other subject holds no role. */
@@ -74,6 +77,20 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
           access_token_expires_at: values.accessTokenExpiresAt,
           expires_at: expiresAt,
         })
+        .execute();
+      // Expired sessions are never valid again (lookup): each sign-in takes a few of them away,
+      // leaving those another sign-in is taking (skip locked).
+      await db
+        .deleteFrom('sessions')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('sessions')
+            .select('id')
+            .where('expires_at', '<=', sql<Date>`now()`)
+            .limit(EXPIRED_PER_SIGN_IN)
+            .forUpdate()
+            .skipLocked(),
+        )
         .execute();
       reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
     },

@@ -9,6 +9,7 @@ import * as searchDomains from './0007-search-domains.ts';
 import * as orderedCountLocks from './0008-ordered-count-locks.ts';
 import * as keptSearches from './0009-kept-searches.ts';
 import * as searchLists from './0010-search-lists.ts';
+import * as expiredPayloadsIndex from './0011-expired-payloads-index.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0008-ordered-count-locks': orderedCountLocks,
   '0009-kept-searches': keptSearches,
   '0010-search-lists': searchLists,
+  '0011-expired-payloads-index': expiredPayloadsIndex,
 };
 
 /**
