@@ -21,18 +21,23 @@ describe('the session lookup and sign-in', () => {
     const { db } = server.database;
     const past = new Date(Date.now() - 60_000);
     const future = new Date(Date.now() + 3_600_000);
-    const session = (id: string, expiresAt: Date) => ({
+    const session = (id: string, expiresAt: Date, accessTokenExpiresAt = expiresAt) => ({
       id,
       account_sub: 'someone',
       org_id: DEMO_ORGS.acme.id,
       claims: '{}',
       id_token: null,
-      access_token_expires_at: expiresAt,
+      access_token_expires_at: accessTokenExpiresAt,
       expires_at: expiresAt,
     });
     await db
       .insertInto('sessions')
-      .values([session('expired-session', past), session('live-session', future)])
+      .values([
+        session('expired-session', past),
+        session('live-session', future),
+        // Its access token expired, but the session lives on until a silent sign-in renews it.
+        session('renewable-session', future, past),
+      ])
       .execute();
     const payload = (id: string, expiresAt: Date | null) => ({
       model: 'Session',
@@ -52,7 +57,7 @@ describe('the session lookup and sign-in', () => {
     await signIn(server.baseUrl, 'admin@acme.example', 'admin');
 
     const sessions = await db.selectFrom('sessions').select('id').where('id', 'like', '%-session').execute();
-    expect(sessions.map((row) => row.id)).toEqual(['live-session']);
+    expect(sessions.map((row) => row.id).sort()).toEqual(['live-session', 'renewable-session']);
     const payloads = await db.selectFrom('oidc_payloads').select('id').where('id', 'like', '%-payload').execute();
     expect(payloads.map((row) => row.id).sort()).toEqual(['live-payload', 'timeless-payload']);
     const expired = await db

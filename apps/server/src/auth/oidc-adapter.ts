@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
 
@@ -26,8 +25,9 @@ export function createOidcAdapterClass(db: Db) {
         .values({ model: this.model, id, ...row, consumed_at: null })
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
         .execute();
-      // Expired payloads are never found again (findBy): each write takes a few of them away,
-      // leaving those another write is taking (skip locked), so that no two writes wait for each other.
+      // Expired payloads are never found again (findBy, on this process's clock): each write takes a
+      // few of them away, leaving those another write is taking (skip locked), so that no two writes
+      // wait for each other. The record is saved already: a failed clean-up must not fail the write.
       await db
         .deleteFrom('oidc_payloads')
         .where(({ eb, refTuple, selectFrom }) =>
@@ -36,14 +36,15 @@ export function createOidcAdapterClass(db: Db) {
             'in',
             selectFrom('oidc_payloads')
               .select(['model', 'id'])
-              .where('expires_at', '<=', sql<Date>`now()`)
+              .where('expires_at', '<=', new Date())
               .limit(EXPIRED_PER_WRITE)
               .forUpdate()
               .skipLocked()
               .$asTuple('model', 'id'),
           ),
         )
-        .execute();
+        .execute()
+        .catch(() => {});
     }
 
     private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {

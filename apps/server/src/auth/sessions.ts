@@ -78,20 +78,22 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
           expires_at: expiresAt,
         })
         .execute();
-      // Expired sessions are never valid again (lookup): each sign-in takes a few of them away,
-      // leaving those another sign-in is taking (skip locked).
+      // Expired sessions are never valid again (lookup, on this process's clock): each sign-in takes
+      // a few of them away, leaving those another sign-in is taking (skip locked). The session is
+      // saved already: a failed clean-up must not fail the sign-in.
       await db
         .deleteFrom('sessions')
         .where('id', 'in', (eb) =>
           eb
             .selectFrom('sessions')
             .select('id')
-            .where('expires_at', '<=', sql<Date>`now()`)
+            .where('expires_at', '<=', new Date())
             .limit(EXPIRED_PER_SIGN_IN)
             .forUpdate()
             .skipLocked(),
         )
-        .execute();
+        .execute()
+        .catch(() => {});
       reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
     },
 
