@@ -1,18 +1,14 @@
-import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import type { UserStatus } from '@users-admin/contract';
 import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
-import { lineClamp } from '../../../config/design-tokens.ts';
-import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import type { User } from '../api/get-users.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
-import { NARROW_ONLY, WIDE_ONLY } from './table-layout.ts';
+import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
 type RowAction = 'resendInvitation' | 'sendInvitation' | 'contactSupport';
@@ -75,21 +71,6 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
-/**
- * Names and addresses come from directories and can be anything: a 300-character word would make a
- * row hundreds of pixels tall. Each wraps anywhere, stops at two lines with an ellipsis, and shows
- * in full on hover (title; the row's accessible names carry the full text).
- */
-const AT_MOST_TWO_LINES = { ...lineClamp(2), overflowWrap: 'anywhere', textOverflow: 'ellipsis' } as const;
-
-/** Drawn as MUI draws a disabled checkbox, but it keeps its focus ring. */
-const NOT_SELECTABLE = {
-  color: 'action.disabled',
-  cursor: 'not-allowed',
-  '&:hover': { backgroundColor: 'transparent' },
-  '& input': { cursor: 'not-allowed' },
-} as const;
-
 export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }: UserRowProps) {
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = texts.selectRow(user.name);
@@ -110,11 +91,11 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
           // default would not: React re-checks the box, react#9023). The reason describes it whether
           // or not the tooltip has loaded yet.
           <LazyTooltip title={externalReason} describeChild>
-            <Box component="span" sx={{ display: 'inline-flex' }}>
+            <span className={c.reasonAnchor}>
               <Checkbox
                 checked={false}
                 disableRipple
-                sx={NOT_SELECTABLE}
+                className={c.notSelectable}
                 slotProps={{
                   input: {
                     'aria-label': checkboxLabel,
@@ -123,10 +104,10 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
                   },
                 }}
               />
-              <Box component="span" id={reasonId} sx={visuallyHidden}>
+              <span id={reasonId} className={c.hidden}>
                 {externalReason}
-              </Box>
-            </Box>
+              </span>
+            </span>
           </LazyTooltip>
         ) : (
           <Checkbox
@@ -136,38 +117,39 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
           />
         )}
       </TableCell>
-      <TableCell component="th" scope="row" sx={{ minWidth: { xs: 0, md: 240 } }}>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, md: 1.5 }, minWidth: 0 }}>
-          <UserAvatar user={user} />
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" title={shownName} sx={{ ...AT_MOST_TWO_LINES, fontWeight: 600 }}>
+      {/* Plain elements styled by the table (table-layout.ts), not MUI text elements: see there. */}
+      <TableCell component="th" scope="row" className={c.userCell}>
+        <div className={c.user}>
+          <UserAvatar user={user} className={c.avatar} />
+          <div className={c.userText}>
+            <p title={shownName} className={`${c.clamped} ${c.name}`}>
               {shownName}
-            </Typography>
-            <Typography variant="body2" title={shownEmail} sx={{ ...AT_MOST_TWO_LINES, color: 'text.secondary' }}>
+            </p>
+            <p title={shownEmail} className={`${c.clamped} ${c.secondLine}`}>
               <EmailText email={shownEmail} />
-            </Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary', ...NARROW_ONLY }}>
+            </p>
+            <p className={`${c.secondLine} ${c.narrowOnly}`}>
               {dataSource} · {userType}
-            </Typography>
-          </Box>
-        </Box>
+            </p>
+          </div>
+        </div>
       </TableCell>
-      <TableCell sx={WIDE_ONLY}>{dataSource}</TableCell>
+      <TableCell className={c.wideOnly}>{dataSource}</TableCell>
       <TableCell>
-        <Box>{texts.status[user.status]}</Box>
+        <div>{texts.status[user.status]}</div>
         {rowAction && (
           <Link
             component="button"
             type="button"
             variant="body2"
-            sx={{ textAlign: 'start' }}
+            className={c.rowAction}
             onClick={() => console.info(`[stub] ${rowAction} for user ${user.id} (${user.email}): no call is made`)}
           >
             {texts.rowAction[rowAction]}
           </Link>
         )}
       </TableCell>
-      <TableCell sx={WIDE_ONLY}>{userType}</TableCell>
+      <TableCell className={c.wideOnly}>{userType}</TableCell>
     </TableRow>
   );
 });

@@ -15,7 +15,7 @@ import type { User } from '../api/get-users.ts';
 import { isSelected, pageCheckboxState, type Selection } from '../model/selection.ts';
 import { ColumnHeader } from './column-header.tsx';
 import { PAGE_TITLE_ID } from './page-header.tsx';
-import { WIDE_ONLY } from './table-layout.ts';
+import { cellClasses, tableStyles } from './table-layout.ts';
 import { UserRow, useRowTexts } from './user-row.tsx';
 
 interface UsersTableProps {
@@ -45,13 +45,7 @@ export function UsersTable({
 
   return (
     <TableContainer>
-      <Table
-        aria-labelledby={PAGE_TITLE_ID}
-        sx={{
-          minWidth: { xs: 0, lg: 640 },
-          '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: { xs: 1, md: 2 } },
-        }}
-      >
+      <Table aria-labelledby={PAGE_TITLE_ID} sx={tableStyles}>
         <TableHead>
           <TableRow>
             <TableCell padding="checkbox">
@@ -74,13 +68,13 @@ export function UsersTable({
                 )}
               </TableSortLabel>
             </TableCell>
-            <TableCell sx={WIDE_ONLY}>
+            <TableCell className={cellClasses.wideOnly}>
               <ColumnHeader label={t('users.columns.dataSource')} info={t('users.columns.dataSourceInfo')} />
             </TableCell>
             <TableCell>
               <ColumnHeader label={t('users.columns.status')} info={t('users.columns.statusInfo')} />
             </TableCell>
-            <TableCell sx={WIDE_ONLY}>
+            <TableCell className={cellClasses.wideOnly}>
               <ColumnHeader label={t('users.columns.userType')} info={t('users.columns.userTypeInfo')} />
             </TableCell>
           </TableRow>
