@@ -11,7 +11,15 @@ const ADMIN = { email: 'admin@acme.example', password: 'admin', name: 'Ada Admin
  * first mounts into #root, the console warnings, and every `vite:preloadError`.
  */
 const RECORDER = () => {
-  const record = { scriptsAt: [] as number[], mountedAt: 0, warnings: [] as string[], preloadErrors: 0 };
+  const record = {
+    scriptsAt: [] as number[],
+    mountedAt: 0,
+    // What the page's first render drew: user rows, or the list's loading state.
+    rowsAtMount: 0,
+    loadingAtMount: false,
+    warnings: [] as string[],
+    preloadErrors: 0,
+  };
   (window as unknown as { startup: typeof record }).startup = record;
   const warn = console.warn.bind(console);
   console.warn = (...args: unknown[]) => {
@@ -27,6 +35,8 @@ const RECORDER = () => {
         if (node instanceof HTMLScriptElement && node.dataset.startup) record.scriptsAt.push(performance.now());
         if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !record.mountedAt) {
           record.mountedAt = performance.now();
+          record.rowsAtMount = mutation.target.querySelectorAll('tbody tr').length;
+          record.loadingAtMount = mutation.target.querySelector('[aria-busy="true"]') !== null;
         }
       }
     }
@@ -36,6 +46,8 @@ const RECORDER = () => {
 interface Recorded {
   scriptsAt: number[];
   mountedAt: number;
+  rowsAtMount: number;
+  loadingAtMount: boolean;
   warnings: string[];
   preloadErrors: number;
 }
@@ -124,6 +136,28 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     expect(fonts.some((url) => /\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/.test(url))).toBe(true);
     for (const url of fonts) expect(new URL(url).origin).toBe(server.baseUrl);
     await screenshot(page, 'startup-global-navigator-xl');
+    await context.close();
+  });
+
+  it('draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    // Signed in, the page has answered once: a reload is a returning administrator's start.
+    await page.reload();
+    await page.locator('main tbody tr').first().waitFor();
+    expect(await recorded(page)).toMatchObject({ rowsAtMount: 25, loadingAtMount: false });
+
+    // A list answer held for 2 s: the page does not wait for it, it mounts showing the loading state.
+    await page.route('**/apis/accounts/api/v3/orgs/*/users*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    const started = Date.now();
+    await page.reload();
+    await page.locator('main tbody tr').first().waitFor();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    const late = await recorded(page);
+    expect(late).toMatchObject({ rowsAtMount: 0, loadingAtMount: true });
+    expect(late.mountedAt).toBeLessThan(1500);
     await context.close();
   });
 
