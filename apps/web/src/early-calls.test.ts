@@ -1,7 +1,9 @@
 import { JSON_API_MEDIA_TYPE, SESSION_PATH } from '@users-admin/contract';
 import { afterEach, expect, it, vi } from 'vitest';
 
-const LIST = '/apis/accounts/api/v3/orgs/o1/users?page%5Bsize%5D=50&sort=-name&filter%5Bstatus%5D=pending';
+const QUERY = '?page%5Bsize%5D=50&sort=-name&filter%5Bstatus%5D=pending';
+const LIST = `/apis/accounts/api/v3/orgs/o1/users${QUERY}`;
+const HINT = 'users-admin.organisation';
 
 /** Loads src/early-calls.ts afresh at `address`, with the session answering `claims`. */
 async function loadAt(address: string, claims: unknown) {
@@ -20,6 +22,7 @@ async function loadAt(address: string, claims: unknown) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  localStorage.clear();
   window.history.replaceState(null, '', '/');
 });
 
@@ -32,6 +35,32 @@ it("starts the session lookup at once, and the address's list call before it han
   // By the time the session's answer is handed over, the list call is under way.
   expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  // The next start-up will not wait for the session to ask for this organisation's list.
+  expect(localStorage.getItem(HINT)).toBe('o1');
+});
+
+it("starts the list call of the last session's organisation beside the session lookup, and no other when the session names it", async () => {
+  localStorage.setItem(HINT, 'o1');
+  const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
+  // Both at once, before the session has answered.
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  await earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(fetch).toHaveBeenCalledTimes(2);
+  expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+});
+
+it("asks for the session's organisation when the last session's was another, and remembers it", async () => {
+  localStorage.setItem(HINT, 'o2');
+  const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
+  await earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([
+    SESSION_PATH,
+    `/apis/accounts/api/v3/orgs/o2/users${QUERY}`,
+    LIST,
+  ]);
+  // The page asks for o1's list only: it finds o1's call; o2's is dropped when the start-up closes.
+  expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  expect(localStorage.getItem(HINT)).toBe('o1');
 });
 
 it.each([

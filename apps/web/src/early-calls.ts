@@ -1,5 +1,6 @@
 // The Users page's first two calls, started as soon as the HTML is read (issue 6): the session
-// lookup, then, with its organisation, the list the address asks for. The HTML loads this small
+// lookup, and the list the address asks for, of the session's organisation (or, beside the lookup,
+// of the organisation this browser last saw, below). The HTML loads this small
 // script beside the page's bundle (build/early-calls-script.ts); without it both calls would wait
 // for the whole bundle to download and run. The page adopts the answers through its HTTP client
 // (lib/http/early-calls.ts), so a refused or failed answer takes the usual paths (SPEC.md §4, §8).
@@ -11,9 +12,20 @@ import { usersListUrl } from './features/users/api/users-list-url.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
 import { earlyCalls } from './lib/http/early-calls.ts';
 import { getRequestInit, JSON_MEDIA_TYPE } from './lib/http/request-init.ts';
+import { createHint } from './lib/storage/hint.ts';
+
+// The organisation of this browser's last session (issue 6): its list call starts beside the session
+// lookup instead of after it. A hint only: the page adopts that call only when the session names
+// the same organisation (its address names the organisation); otherwise it is dropped unread and
+// the session's own organisation is asked for, as without a hint. The server decides what anyone
+// may see, so a stale hint costs one refused call and shows nothing.
+const lastOrganisation = createHint('users-admin.organisation');
 
 // Not in the silent sign-in's hidden frame, nor on the other routes.
 if (window.location.pathname === paths.users && window.parent === window) {
+  const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
+  const startList = (orgId: string) => earlyCalls.start(usersListUrl(orgId, query), JSON_API_MEDIA_TYPE);
+  const remembered = lastOrganisation.read();
   // The session's answer is offered once the list call has started from it, so the page, which
   // waits for the session before asking for the list, always finds the list call under way.
   const session = fetch(SESSION_PATH, getRequestInit(JSON_MEDIA_TYPE)).then(async (response) => {
@@ -21,9 +33,9 @@ if (window.location.pathname === paths.users && window.parent === window) {
       try {
         const claims = (await response.clone().json()) as { org_id?: unknown } | null;
         // An empty organisation is no organisation: the page lists nothing then.
-        if (typeof claims?.org_id === 'string' && claims.org_id !== '') {
-          const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
-          earlyCalls.start(usersListUrl(claims.org_id, query), JSON_API_MEDIA_TYPE);
+        if (typeof claims?.org_id === 'string' && claims.org_id !== '' && claims.org_id !== remembered) {
+          startList(claims.org_id);
+          lastOrganisation.write(claims.org_id);
         }
       } catch {
         // Not JSON: the page's own lookup reports it.
@@ -32,4 +44,5 @@ if (window.location.pathname === paths.users && window.parent === window) {
     return response;
   });
   earlyCalls.offer(SESSION_PATH, JSON_MEDIA_TYPE, session);
+  if (remembered) startList(remembered);
 }

@@ -1,23 +1,16 @@
+import { createHint } from '../storage/hint.ts';
+
 /**
  * The language of this browser's last session. Two uses: the start-up loads that language's texts
  * while the session is still being looked up, and a sign-in started from the page asks the identity
  * provider for it (`ui_locales`). A hint only: the session's locale always decides.
  */
-const STORAGE_KEY = 'users-admin.language';
+const language = createHint('users-admin.language');
 
 export function rememberedLanguage(): string | undefined {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY) ?? undefined;
-  } catch {
-    // Storage can be switched off (privacy settings, sandboxed frames): then there is no hint.
-    return undefined;
-  }
+  return language.read();
 }
 
-export function rememberLanguage(language: string): void {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, language);
-  } catch {
-    // As above: without storage the next start-up simply has no hint.
-  }
+export function rememberLanguage(value: string): void {
+  language.write(value);
 }
