@@ -2,13 +2,20 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Breadcrumbs } from '../../../components/breadcrumbs/breadcrumbs.tsx';
 
 export const PAGE_TITLE_ID = 'users-page-title';
 
 /** Back to the launchpad, the breadcrumbs (shown from the md breakpoint up) and the title. */
-export function PageHeader({ homeUrl, launchpadUrl }: { homeUrl: string; launchpadUrl: string }) {
+export const PageHeader = memo(function PageHeader({
+  homeUrl,
+  launchpadUrl,
+}: {
+  homeUrl: string;
+  launchpadUrl: string;
+}) {
   const { t } = useTranslation();
   return (
     <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3 }}>
@@ -30,4 +37,4 @@ export function PageHeader({ homeUrl, launchpadUrl }: { homeUrl: string; launchp
       </Box>
     </Box>
   );
-}
+});

@@ -94,13 +94,17 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
 
   // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
   const tableArea = useRef<HTMLDivElement>(null);
-  const goToPage = (page: number) => {
-    setPage(page);
-    const top = tableArea.current?.getBoundingClientRect().top;
-    if (top !== undefined && top < 0) tableArea.current?.scrollIntoView({ block: 'start' });
-  };
+  const goToPage = useCallback(
+    (page: number) => {
+      setPage(page);
+      const top = tableArea.current?.getBoundingClientRect().top;
+      if (top !== undefined && top < 0) tableArea.current?.scrollIntoView({ block: 'start' });
+    },
+    [setPage],
+  );
 
   const onToggleRow = useCallback((user: User) => updateSelection((s) => toggleRow(s, user)), [updateSelection]);
+  const onTogglePage = useCallback(() => updateSelection((s) => togglePage(s, rows)), [updateSelection, rows]);
   const onAction = (action: BulkAction) => {
     const scope =
       selection.mode === 'all'
@@ -139,7 +143,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
           selection={selection}
           sort={query.sort}
           onToggleRow={onToggleRow}
-          onTogglePage={() => updateSelection((s) => togglePage(s, rows))}
+          onTogglePage={onTogglePage}
           onToggleSort={toggleSort}
         />
         {total > 0 && query.pageNumber <= lastPage && (

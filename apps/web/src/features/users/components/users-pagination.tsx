@@ -4,6 +4,7 @@ import TablePagination from '@mui/material/TablePagination';
 import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE_OPTIONS } from '@users-admin/contract';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
 
@@ -47,7 +48,14 @@ function PageNumbers({ count, page, rowsPerPage, onPageChange, className }: Tabl
   );
 }
 
-export function UsersPagination({ total, page, pageSize, onPageChange, onPageSizeChange }: UsersPaginationProps) {
+/** Memoised: a change of search or filter re-renders the page while the footer's numbers stay. */
+export const UsersPagination = memo(function UsersPagination({
+  total,
+  page,
+  pageSize,
+  onPageChange,
+  onPageSizeChange,
+}: UsersPaginationProps) {
   const { t } = useTranslation();
   return (
     <TablePagination
@@ -82,4 +90,4 @@ export function UsersPagination({ total, page, pageSize, onPageChange, onPageSiz
       }}
     />
   );
-}
+});

@@ -31,17 +31,22 @@ export function useUsersUrlState(
   const query = useMemo(() => parseUsersSearchParams(searchParams), [searchParams]);
   const onNavigate = useRef(options.onNavigate);
   onNavigate.current = options.onNavigate;
+  // The changes below are the same functions from one address to the next, so that the parts they
+  // are given to (memoised: the footer, the table's head) do not re-render for each change (issue 6).
+  const current = useRef(searchParams);
+  current.current = searchParams;
 
   const update = useCallback(
     (change: (current: UserListQuery) => UserListQuery, options: { replace?: boolean } = {}) => {
-      const next = writeUsersSearchParams(change(parseUsersSearchParams(searchParams)), searchParams);
+      const params = current.current;
+      const next = writeUsersSearchParams(change(parseUsersSearchParams(params)), params);
       // No history entry for a change that changes nothing (e.g. choosing the current filter again).
-      if (next.toString() !== searchParams.toString()) {
+      if (next.toString() !== params.toString()) {
         onNavigate.current?.(parseUsersSearchParams(next));
         setSearchParams(next, { replace: options.replace ?? false });
       }
     },
-    [searchParams, setSearchParams],
+    [setSearchParams],
   );
 
   return {
