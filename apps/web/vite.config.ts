@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
+import { precompressedAssets } from './build/precompressed-assets.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
 export default defineConfig({
-  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript()],
+  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript(), precompressedAssets()],
   server: {
     host: '127.0.0.1',
     port: 5173,

@@ -1,9 +1,12 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
 // SPEC.md §7 "Start-up loading", §8 "lazy chunk preload failure", §9 header height.
+const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
 const ADMIN = { email: 'admin@acme.example', password: 'admin', name: 'Ada Admin' };
 
 /**
@@ -89,6 +92,14 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     page.on('request', (request) => {
       if (request.resourceType() === 'font') fonts.push(request.url());
     });
+    // How the page's own scripts and style sheets came: the build's Brotli copies.
+    const encodings = new Map<string, string | null>();
+    page.on('response', async (response) => {
+      const { pathname } = new URL(response.url());
+      if (/^\/assets\/.+\.(js|css)$/.test(pathname)) {
+        encodings.set(pathname, await response.headerValue('content-encoding'));
+      }
+    });
     const pageView = page.waitForRequest(
       (request) => request.method() === 'POST' && request.url().endsWith('/apis/monitoring/page-views'),
     );
@@ -135,6 +146,12 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true);
     expect(fonts.some((url) => /\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/.test(url))).toBe(true);
     for (const url of fonts) expect(new URL(url).origin).toBe(server.baseUrl);
+    // Every script and style sheet of more than 1 KB came compressed (the smaller ones as they are).
+    expect(encodings.size).toBeGreaterThan(5);
+    for (const [pathname, encoding] of encodings) {
+      const size = statSync(path.join(WEB_DIST, pathname)).size;
+      expect(encoding, pathname).toBe(size >= 1024 ? 'br' : null);
+    }
     await screenshot(page, 'startup-global-navigator-xl');
     await context.close();
   });

@@ -28,7 +28,7 @@ export function withAppConfig(html: string, config: AppConfig): string {
 }
 
 /**
- * Serves the built page: hashed assets cached for a year, and index.html for every other GET
+ * Serves the built page: hashed assets cached for a year, compressed once at build time, and index.html for every other GET
  * that asks for HTML, so the page's own router handles its routes (SPEC.md §2).
  */
 export async function webAppPlugin(app: FastifyInstance, options: { webDist: string; appConfig: AppConfig }) {
@@ -40,6 +40,9 @@ export async function webAppPlugin(app: FastifyInstance, options: { webDist: str
     root: options.webDist,
     wildcard: false,
     index: false,
+    // The build writes a Brotli and a gzip copy beside each script and style sheet
+    // (apps/web/build/precompressed-assets.ts): sent as the browser's Accept-Encoding takes them.
+    preCompressed: true,
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

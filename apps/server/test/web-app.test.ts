@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+/** A GET whose body is read as sent: fetch would undo the compression this checks. */
+function getRaw(url: string, acceptEncoding: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      request(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    },
+  );
+}
+
+describe("the built page's files", () => {
+  // A build as `npm run build` writes it (apps/web/build/precompressed-assets.ts): each script with
+  // its Brotli and gzip copies beside it.
+  const script = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `user ${i}`))};\n`;
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+  writeFileSync(path.join(dist, 'assets/index-abc123.js'), script);
+  writeFileSync(path.join(dist, 'assets/index-abc123.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(dist, 'assets/index-abc123.js.gz'), gzipSync(script));
+  const url = () => `${server.baseUrl}/assets/index-abc123.js`;
+
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('are sent as their Brotli copy to a browser that takes Brotli', async () => {
+    const response = await getRaw(url(), 'gzip, deflate, br, zstd');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.body).toString()).toBe(script);
+    expect(response.body.length).toBeLessThan(script.length / 3);
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('are sent as their gzip copy to a client that takes only gzip', async () => {
+    const response = await getRaw(url(), 'gzip');
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(response.body).toString()).toBe(script);
+  });
+
+  it('are sent as they are to a client that takes no compression', async () => {
+    const response = await getRaw(url(), 'identity');
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body.toString()).toBe(script);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});

@@ -1,0 +1,48 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** What is worth compressing: scripts, styles and the like; fonts and images are compressed already. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|json|svg|txt)$/;
+/** Smaller files gain nothing that a response's headers would not take back. */
+const MIN_BYTES = 1024;
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside each compressible
+ * file of the build, once, so the server sends the page's 555 KB of scripts and styles as about
+ * 160 KB without compressing them for every request: @fastify/static's `preCompressed` serves the
+ * copy the browser's `Accept-Encoding` takes, the file itself to others (apps/server's web-app
+ * plugin). The copies are made from the files as written, after every other plugin has had its
+ * say (Vite rewrites chunks up to the end of `generateBundle`). Source maps are left as they are:
+ * only developer tools load them.
+ */
+export function precompressedAssets(): Plugin {
+  return {
+    name: 'precompressed-assets',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? path.dirname(options.file ?? '');
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((fileName) => COMPRESSIBLE.test(fileName))
+          .map(async (fileName) => {
+            const file = path.join(dir, fileName);
+            const bytes = await readFile(file);
+            if (bytes.length < MIN_BYTES) return;
+            const quality = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+            await Promise.all([
+              brotli(bytes, { params: { ...quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).then(
+                (compressed) => writeFile(`${file}.br`, compressed),
+              ),
+              gzipped(bytes, { level: 9 }).then((compressed) => writeFile(`${file}.gz`, compressed)),
+            ]);
+          }),
+      );
+    },
+  };
+}
