@@ -73,7 +73,7 @@ describe('the users table', () => {
       expect(row?.email).toBe(user.attributes.email);
       expect(row?.avatar).toBe(avatar);
       // Text only: no generic picture stands in for missing initials.
-      expect(await users.rows.first().locator('.MuiAvatar-root svg').count()).toBe(0);
+      expect(await users.rows.first().locator('.UsersTable-avatar svg').count()).toBe(0);
     }
   });
 

@@ -242,7 +242,7 @@ export class UsersPage {
         return {
           name: texts[0]?.textContent ?? '',
           email: texts[1]?.textContent ?? '',
-          avatar: userCell.querySelector('.MuiAvatar-root')?.textContent ?? '',
+          avatar: userCell.querySelector('.UsersTable-avatar')?.textContent ?? '',
           dataSource: cells[2]?.textContent ?? '',
           status: statusCell.firstElementChild?.textContent ?? '',
           rowAction: statusCell.querySelector('button')?.textContent ?? null,

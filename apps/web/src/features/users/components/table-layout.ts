@@ -49,6 +49,14 @@ export const tableStyles: SxProps<Theme> = {
   // The initials avatar, in colours that pass WCAG AA (dark blue on light blue, 8.9:1), unlike
   // MUI's default white on grey.
   [at(cellClasses.avatar)]: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexShrink: 0,
+    borderRadius: '50%',
+    overflow: 'hidden',
+    userSelect: 'none',
+    lineHeight: 1,
     width: { xs: 32, md: 40 },
     height: { xs: 32, md: 40 },
     fontSize: { xs: '0.8125rem', md: '0.9375rem' },

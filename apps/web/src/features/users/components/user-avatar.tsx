@@ -1,10 +1,9 @@
-import Avatar from '@mui/material/Avatar';
 import type { User } from '../api/get-users.ts';
 import { avatarInitials } from '../utils/avatar-initials.ts';
 
 /**
- * The initials avatar. Decorative (the name is next to it); its size and colours come from the
- * table (table-layout.ts), with `className`.
+ * The initials avatar: decorative (the name is next to it), drawn by the table's styles
+ * (`cellClasses.avatar` in table-layout.ts) as MUI's letter avatar is.
  */
 export function UserAvatar({
   user,
@@ -14,10 +13,8 @@ export function UserAvatar({
   className?: string;
 }) {
   return (
-    <Avatar aria-hidden="true" className={className}>
-      {/* Without initials or names the avatar shows nothing (SPEC.md §3): an element, because MUI
-          would draw its generic person icon for empty children. */}
-      {avatarInitials(user) || <span />}
-    </Avatar>
+    <span aria-hidden="true" className={className}>
+      {avatarInitials(user)}
+    </span>
   );
 }
