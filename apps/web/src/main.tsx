@@ -55,8 +55,8 @@ const startupScripts = loadAppConfig()
   })
   .catch((error: unknown) => console.error('The start-up scripts could not be added', error));
 // The page mounts once its first rows are in the query cache, so React draws it once, with them,
-// instead of a skeleton and then the rows (issue 6); when they take longer than FIRST_ROWS_WAIT_MS,
-// it mounts at once and shows the skeleton until they come (SPEC.md §8).
+// instead of its loading state and then the rows (issue 6); when they take longer than
+// FIRST_ROWS_WAIT_MS, it mounts then and shows the loading overlay until they come (SPEC.md §2).
 const FIRST_ROWS_WAIT_MS = 150;
 void Promise.all([
   startupScripts,
