@@ -67,5 +67,7 @@ describe("the built page's files", () => {
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body.toString()).toBe(script);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // A shared cache must not hand this answer to a browser that takes Brotli, nor the reverse.
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
   });
 });

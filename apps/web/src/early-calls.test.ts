@@ -5,13 +5,13 @@ const QUERY = '?page%5Bsize%5D=50&sort=-name&filter%5Bstatus%5D=pending';
 const LIST = `/apis/accounts/api/v3/orgs/o1/users${QUERY}`;
 const HINT = 'users-admin.organisation';
 
-/** Loads src/early-calls.ts afresh at `address`, with the session answering `claims`. */
-async function loadAt(address: string, claims: unknown) {
+/** Loads src/early-calls.ts afresh at `address`, with the session answering `claims` (and `status`). */
+async function loadAt(address: string, claims: unknown, status = 200) {
   window.history.replaceState(null, '', address);
   const fetch = vi.fn(async (input: string) =>
     input === SESSION_PATH
-      ? new Response(JSON.stringify(claims), { status: 200, headers: { 'content-type': 'application/json' } })
-      : new Response('{"data":[]}', { status: 200 }),
+      ? new Response(JSON.stringify(claims), { status, headers: { 'content-type': 'application/json' } })
+      : new Response('{"data":[]}', { status: status === 200 ? 200 : status }),
   );
   vi.stubGlobal('fetch', fetch);
   vi.resetModules();
@@ -22,6 +22,7 @@ async function loadAt(address: string, claims: unknown) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   localStorage.clear();
   window.history.replaceState(null, '', '/');
 });
@@ -58,9 +59,34 @@ it("asks for the session's organisation when the last session's was another, and
     `/apis/accounts/api/v3/orgs/o2/users${QUERY}`,
     LIST,
   ]);
-  // The page asks for o1's list only: it finds o1's call; o2's is dropped when the start-up closes.
+  // The page asks for o1's list only: it finds o1's call; o2's is dropped.
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  expect(earlyCalls.take(`/apis/accounts/api/v3/orgs/o2/users${QUERY}`, JSON_API_MEDIA_TYPE)).toBeUndefined();
   expect(localStorage.getItem(HINT)).toBe('o1');
+});
+
+it("drops the last session's organisation's list call when the session lookup is refused", async () => {
+  localStorage.setItem(HINT, 'o1');
+  const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { error: 'x' }, 401);
+  await earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(fetch).toHaveBeenCalledTimes(2);
+  // Refused too: the page, once signed in again, makes the list call itself rather than adopting
+  // this one, whose 401 would start a second silent sign-in.
+  expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeUndefined();
+  expect(localStorage.getItem(HINT)).toBe('o1');
+});
+
+it('starts at once without storage (switched off), as a first visit', async () => {
+  vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+    throw new DOMException('denied', 'SecurityError');
+  });
+  vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+    throw new DOMException('denied', 'SecurityError');
+  });
+  const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
+  await earlyCalls.take(SESSION_PATH, 'application/json');
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
 });
 
 it.each([

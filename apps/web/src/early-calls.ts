@@ -24,25 +24,31 @@ const lastOrganisation = createHint('users-admin.organisation');
 // Not in the silent sign-in's hidden frame, nor on the other routes.
 if (window.location.pathname === paths.users && window.parent === window) {
   const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
-  const startList = (orgId: string) => earlyCalls.start(usersListUrl(orgId, query), JSON_API_MEDIA_TYPE);
+  const listUrl = (orgId: string) => usersListUrl(orgId, query);
   const remembered = lastOrganisation.read();
   // The session's answer is offered once the list call has started from it, so the page, which
   // waits for the session before asking for the list, always finds the list call under way.
   const session = fetch(SESSION_PATH, getRequestInit(JSON_MEDIA_TYPE)).then(async (response) => {
+    let orgId: string | undefined;
     if (response.ok) {
       try {
         const claims = (await response.clone().json()) as { org_id?: unknown } | null;
         // An empty organisation is no organisation: the page lists nothing then.
-        if (typeof claims?.org_id === 'string' && claims.org_id !== '' && claims.org_id !== remembered) {
-          startList(claims.org_id);
-          lastOrganisation.write(claims.org_id);
-        }
+        if (typeof claims?.org_id === 'string' && claims.org_id !== '') orgId = claims.org_id;
       } catch {
         // Not JSON: the page's own lookup reports it.
       }
     }
+    if (orgId === remembered) return response;
+    // A refused lookup (the page signs in again, then asks for the list itself: its early call
+    // was refused too, and adopting it would make a second sign-in), or another organisation.
+    if (remembered) earlyCalls.drop(listUrl(remembered), JSON_API_MEDIA_TYPE);
+    if (orgId) {
+      earlyCalls.start(listUrl(orgId), JSON_API_MEDIA_TYPE);
+      lastOrganisation.write(orgId);
+    }
     return response;
   });
   earlyCalls.offer(SESSION_PATH, JSON_MEDIA_TYPE, session);
-  if (remembered) startList(remembered);
+  if (remembered) earlyCalls.start(listUrl(remembered), JSON_API_MEDIA_TYPE);
 }

@@ -14,6 +14,8 @@ export interface EarlyCalls {
   start(path: string, accept: string): void;
   /** The early answer for this GET, once; undefined when there is none. */
   take(path: string, accept: string): Promise<Response> | undefined;
+  /** Forgets this GET's early answer: the page will make the call itself if it needs it. */
+  drop(path: string, accept: string): void;
   /** No more early calls: the ones not taken are dropped. */
   close(): void;
 }
@@ -39,6 +41,9 @@ export function createEarlyCalls(): EarlyCalls {
       const response = calls.get(key);
       calls.delete(key);
       return response;
+    },
+    drop(path, accept) {
+      calls.delete(keyOf(path, accept));
     },
     close() {
       open = false;

@@ -24,6 +24,22 @@ function renderUrlState(url: string) {
 }
 
 describe('useUsersUrlState', () => {
+  it('gives the same change functions from one address to the next, acting on the current address', () => {
+    const view = renderUrlState('/?search=ann');
+    const first = view.result.current;
+    act(() => first.setPage(3));
+    view.back();
+    act(() => view.result.current.toggleSort());
+    const after = view.result.current;
+    for (const name of ['setPage', 'clampPage', 'setPageSize', 'setSearch', 'setFilters', 'toggleSort'] as const) {
+      expect(after[name], name).toBe(first[name]);
+    }
+    // The setter kept from the first render acts on the address as it is now, not as it was then.
+    expect(view.search()).toBe('?search=ann&sort=name');
+    act(() => first.setPage(2));
+    expect(view.search()).toBe('?page=2&search=ann&sort=name');
+  });
+
   it('moves between pages and keeps the rest of the query', () => {
     const view = renderUrlState('/?search=ann&sort=name');
     act(() => view.result.current.setPage(3));

@@ -1,5 +1,5 @@
 import { SEARCH_MAX_LENGTH, type UserListQuery } from '@users-admin/contract';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   nextSort,
@@ -29,24 +29,26 @@ export function useUsersUrlState(
 ) {
   const [searchParams, setSearchParams] = useSearchParams();
   const query = useMemo(() => parseUsersSearchParams(searchParams), [searchParams]);
-  const onNavigate = useRef(options.onNavigate);
-  onNavigate.current = options.onNavigate;
-  // The changes below are the same functions from one address to the next, so that the parts they
-  // are given to (memoised: the footer, the table's head) do not re-render for each change (issue 6).
-  const current = useRef(searchParams);
-  current.current = searchParams;
+  // The changes below are the same functions for the life of the page, so that the parts they are
+  // given to (memoised: the footer, the table's head) do not re-render for each change (issue 6).
+  // They read the address and React Router's setter (a new function at each address) as of the last
+  // render committed: what the person sees when they act.
+  const latest = useRef({ searchParams, setSearchParams, onNavigate: options.onNavigate });
+  useLayoutEffect(() => {
+    latest.current = { searchParams, setSearchParams, onNavigate: options.onNavigate };
+  });
 
   const update = useCallback(
     (change: (current: UserListQuery) => UserListQuery, options: { replace?: boolean } = {}) => {
-      const params = current.current;
+      const { searchParams: params, setSearchParams: navigate, onNavigate } = latest.current;
       const next = writeUsersSearchParams(change(parseUsersSearchParams(params)), params);
       // No history entry for a change that changes nothing (e.g. choosing the current filter again).
       if (next.toString() !== params.toString()) {
-        onNavigate.current?.(parseUsersSearchParams(next));
-        setSearchParams(next, { replace: options.replace ?? false });
+        onNavigate?.(parseUsersSearchParams(next));
+        navigate(next, { replace: options.replace ?? false });
       }
     },
-    [setSearchParams],
+    [],
   );
 
   return {
