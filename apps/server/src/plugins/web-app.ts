@@ -28,8 +28,9 @@ export function withAppConfig(html: string, config: AppConfig): string {
 }
 
 /**
- * Serves the built page: hashed assets cached for a year, compressed once at build time, and index.html for every other GET
- * that asks for HTML, so the page's own router handles its routes (SPEC.md §2).
+ * Serves the built page: hashed assets cached for a year (and compressed once, at build time), and
+ * index.html for every other GET that asks for HTML, so the page's own router handles its routes
+ * (SPEC.md §2).
  */
 export async function webAppPlugin(app: FastifyInstance, options: { webDist: string; appConfig: AppConfig }) {
   const indexHtml = path.join(options.webDist, 'index.html');
