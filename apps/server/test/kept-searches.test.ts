@@ -172,8 +172,67 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
   });
 });
 
+describe('searches that most of a larger organisation holds, counted by walking its index', () => {
+  let server: TestServer;
+  let db: Db;
+  const ORG = uuidv7();
+  const kept = async () =>
+    (
+      await db
+        .selectFrom('user_kept_searches')
+        .select('search')
+        .distinct()
+        .where('org_id', '=', ORG)
+        .orderBy('search')
+        .execute()
+    ).map((row) => row.search);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    db = server.database.db;
+    await db.insertInto('organizations').values({ id: ORG, name: 'Dense', slug: 'dense' }).execute();
+    // 60 mailboxes "user.N" at kept.example, and 10 users whose domain holds "user." too.
+    await insertUsers(db, [
+      ...Array.from({ length: 60 }, (_, n) => user(ORG, n)),
+      ...Array.from({ length: 10 }, (_, n) => userRow(ORG, `Anna ${n}`, `anna.${n}@user.example`)),
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it('totals every search the same by walking as through the search indexes', async () => {
+    // Not a small organisation (70 users, more than 1): only a dense search walks.
+    const walking = createUsersRepository(db, { walkUpTo: 1 });
+    const throughIndexes = createUsersRepository(db, { walkUpTo: 0 });
+    for (const search of ['user.', 'user', 'anna.', 'kept.example', 'user.1', 'son 1', '@user.ex']) {
+      for (const filters of [{}, { status: 'pending' as const }, { isSystemAdmin: true }]) {
+        const query = { pageSize: 25, pageNumber: 1, search, ...filters };
+        await db.deleteFrom('user_search_counts').where('org_id', '=', ORG).execute();
+        const walked = await walking.listUsers(ORG, query);
+        await db.deleteFrom('user_search_counts').where('org_id', '=', ORG).execute();
+        expect(walked.total, JSON.stringify(query)).toBe((await throughIndexes.listUsers(ORG, query)).total);
+      }
+    }
+  });
+
+  it('keeps a dense search by how many names or mailboxes hold it, not counting its domain', async () => {
+    const page = { pageSize: 25, pageNumber: 1 };
+    // "user." is in 60 mailboxes and in the domain of 10 more users: 70 in all.
+    await createUsersRepository(db, { keepSearchesFrom: 61, walkUpTo: 1 }).listUsers(ORG, { ...page, search: 'user.' });
+    expect(await kept()).toEqual([]);
+    const repository = createUsersRepository(db, { keepSearchesFrom: 60, walkUpTo: 1 });
+    await db.deleteFrom('user_search_counts').where('org_id', '=', ORG).execute();
+    expect((await repository.listUsers(ORG, { ...page, search: 'user.' })).total).toBe(70);
+    expect(await kept()).toEqual(['user.']);
+    expect(await keptMismatches(db)).toEqual([]);
+  });
+});
+
 // Writers at the same time as the first count need more than one connection: PostgreSQL only.
-describe.skipIf(!process.env.TEST_DATABASE_URL)('a search kept while others write', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL).each([
+  { plan: 'through the search indexes', walkUpTo: 0 },
+  // "user.1" is held by more than half of the users: counted by walking the organisation's index.
+  { plan: 'a dense search walking the index', walkUpTo: 1 },
+])('a search kept while others write ($plan)', ({ walkUpTo }) => {
   let scratch: { url: string; drop(): Promise<void> };
   let database: DatabaseHandle;
   const ORG = uuidv7();
@@ -192,7 +251,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a search kept while others writ
   });
 
   it('misses no write that commits while the search is first counted', async () => {
-    const repository = createUsersRepository(database.db, { keepSearchesFrom: 1000, walkUpTo: 0 });
+    const repository = createUsersRepository(database.db, { keepSearchesFrom: 1000, walkUpTo });
     const pool = new pg.Pool({ connectionString: scratch.url, max: 3 });
     let writing = true;
     // Each writer's users hold every one of the searches in turn ("user.1…", "user.2…", …).

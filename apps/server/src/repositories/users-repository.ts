@@ -121,9 +121,25 @@ export interface UsersRepositoryOptions {
    * organisation's users with the filters) of at most this many is paged, by walking the
    * organisation's own ordered index: about 1 ms at most, whatever other organisations hold. The
    * trigram indexes are not led by the organisation (docs/decisions.md): their candidates are every
-   * organisation's matches. 0 always uses the search's indexes (tests of them).
+   * organisation's matches. 0 always uses the search's indexes (tests of them), in larger
+   * organisations too (`walkDenseFrom`).
    */
   walkUpTo?: number;
+  /**
+   * A longer search that, by its trigrams' kept counts, this share of a larger organisation's users
+   * (or more) may hold in their name or mailbox is counted by walking the organisation's index as
+   * well: checking each of that many rows found through the trigram index costs more than reading
+   * every entry of the index (on PostgreSQL, in parallel).
+   */
+  walkDenseFrom?: number;
+}
+
+/** The distinct trigrams of a search (characters, as the database's `substr` counts them). */
+function trigramsOf(search: string): string[] {
+  const characters = [...search];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= characters.length; i++) trigrams.add(characters.slice(i, i + 3).join(''));
+  return [...trigrams];
 }
 
 /** The filters of a query as one SQL condition, for aggregates over several of their rows. */
@@ -143,6 +159,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   const keepSearchesFrom = options.keepSearchesFrom ?? 10_000;
   const maxKeptSearches = options.maxKeptSearches ?? 200;
   const walkUpTo = options.walkUpTo ?? 10_000;
+  const walkDenseFrom = options.walkDenseFrom ?? 0.25;
   /** The rows that match, the search tested as `test` says. */
   const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
@@ -265,6 +282,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const key = JSON.stringify([search, query.status ?? null, query.isSystemAdmin ?? null]);
     // (The contract never passes an empty search or one holding the separator, which no gram has.)
     const gramKept = search !== '' && !search.includes(SEARCH_SEPARATOR) && [...search].length <= MAX_GRAM_LENGTH;
+    // A longer search's trigrams: the fewest users who hold one of them (their kept gram counts),
+    // less the users it finds through their domain, is the most whose name or mailbox can hold it.
+    const trigrams = gramKept || walkUpTo === 0 ? [] : trigramsOf(search);
     const row = await db
       .selectFrom(keptCount(orgId, query).as('kept'))
       .leftJoin('org_data_versions as v', (join) => join.on('v.org_id', '=', orgId))
@@ -276,6 +296,17 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .select((eb) => [
         keptCount(orgId, { pageSize: 1, pageNumber: 1 }).as('org_total'),
         gramKept ? keptGramCount(orgId, query, search).as('grams') : sql<null>`null`.as('grams'),
+        trigrams.length > 0
+          ? sql<string>`(
+              select case when count(*) < ${trigrams.length} then 0 else min(t.n) end
+              from (
+                select sum(n) as n from user_search_grams
+                where org_id = ${orgId} and gram = any(${trigrams}::text[]) group by gram
+              ) t
+            ) - (
+              select coalesce(sum(n), 0) from user_search_grams where org_id = ${orgId} and ${domainKeyMatch(search)}
+            )`.as('heads_at_most')
+          : sql<null>`null`.as('heads_at_most'),
         eb
           .not(eb.exists(db.selectFrom('user_search_grams_pending').select('org_id').where('org_id', '=', orgId)))
           .as('kept_counts'),
@@ -291,7 +322,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (row.grams !== null) return { total: Number(row.grams), base, countsKept };
     if (row.kept) return { total: Number(row.kept_n), base, countsKept };
     if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, countsKept };
-    const walk = Number(row.org_total) <= walkUpTo;
+    const orgTotal = Number(row.org_total);
+    const walk =
+      orgTotal <= walkUpTo || (row.heads_at_most !== null && Number(row.heads_at_most) >= walkDenseFrom * orgTotal);
     return { total: await countAndMaybeKeep(orgId, query, search, key, walk), base, countsKept };
   }
 
@@ -314,14 +347,16 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   type Counts = Map<string, { status: string; is_system_admin: boolean; n: number }>;
 
   /**
-   * A longer search's users per status and user type: those of the matching domains from the kept
-   * domain counts, the others (the few whose name or mailbox holds it) through the trigram index of
-   * the heads, or by walking the organisation's index when `walk`; and how many of them were found
-   * in the heads.
+   * A longer search's users per status and user type, and how many of them were found in the heads
+   * (not through their domain). Through the search's indexes: those of the matching domains from the
+   * kept domain counts, the others (the few whose name or mailbox holds it) through the trigram index
+   * of the heads. When `walk`: every user who holds it, by walking the organisation's index, less
+   * the domains' users for the heads.
    */
   async function countPerStatusAndType(on: Db, orgId: string, search: string, walk = false) {
-    const inHeads = await matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on)
-      .where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`)
+    let found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on);
+    if (!walk) found = found.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`);
+    const inFound = await found
       .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
       .groupBy(['status', 'is_system_admin'])
       .execute();
@@ -332,8 +367,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .where(domainKeyMatch(search))
       .groupBy(['status', 'is_system_admin'])
       .execute();
+    const sum = (parts: { n: string }[]) => parts.reduce((total, part) => total + Number(part.n), 0);
     const counts: Counts = new Map();
-    for (const part of [inHeads, inDomains]) {
+    for (const part of walk ? [inFound] : [inFound, inDomains]) {
       for (const { status, is_system_admin, n } of part) {
         const id = `${status}/${is_system_admin}`;
         const count = counts.get(id) ?? { status, is_system_admin, n: 0 };
@@ -341,14 +377,15 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         counts.set(id, count);
       }
     }
-    return { counts, foundInHeads: inHeads.reduce((sum, part) => sum + Number(part.n), 0) };
+    return { counts, foundInHeads: walk ? sum(inFound) - sum(inDomains) : sum(inFound) };
   }
 
   /**
    * Counts a longer search in one snapshot with the organisation's data version (repeatable read,
    * no locks: writers do not wait for it). When many names or mailboxes hold it, its counts are kept
    * (migration 0009); otherwise the total is cached for the version it was counted at. `walk`
-   * counts the heads by walking the organisation's index (a small organisation).
+   * counts by walking the organisation's index (a small organisation, or a search that many of its
+   * users may hold).
    */
   async function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string, walk: boolean) {
     const counted = await db
@@ -365,7 +402,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const { counts, foundInHeads } = counted;
     const version = counted.version === undefined ? undefined : String(counted.version);
     if (version !== undefined && foundInHeads >= keepSearchesFrom) {
-      const kept = await keepSearch(orgId, search, version, counts);
+      const kept = await keepSearch(orgId, search, version, counts, walk);
       if (kept) return totalOf(kept, query);
     }
     const total = totalOf(counts, query);
@@ -391,7 +428,13 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * the lock (writers wait for that count, once per search kept). Nothing is kept once the
    * organisation keeps its limit of searches. Rows are written in key order, as the triggers do.
    */
-  function keepSearch(orgId: string, search: string, version: string, counted: Counts): Promise<Counts | undefined> {
+  function keepSearch(
+    orgId: string,
+    search: string,
+    version: string,
+    counted: Counts,
+    walk: boolean,
+  ): Promise<Counts | undefined> {
     return db.transaction().execute(async (tx) => {
       const now = await tx
         .selectFrom('org_data_versions')
@@ -407,7 +450,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         .executeTakeFirstOrThrow();
       if (Number(searches) >= maxKeptSearches) return undefined;
       const counts =
-        String(now.version) === version ? counted : (await countPerStatusAndType(tx, orgId, search)).counts;
+        String(now.version) === version ? counted : (await countPerStatusAndType(tx, orgId, search, walk)).counts;
       if (counts.size === 0) return counts;
       const rows = [...counts.values()]
         .sort((a, b) =>
