@@ -282,9 +282,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const key = JSON.stringify([search, query.status ?? null, query.isSystemAdmin ?? null]);
     // (The contract never passes an empty search or one holding the separator, which no gram has.)
     const gramKept = search !== '' && !search.includes(SEARCH_SEPARATOR) && [...search].length <= MAX_GRAM_LENGTH;
-    // A longer search's trigrams: the fewest users who hold one of them (their kept gram counts),
-    // less the users it finds through their domain, is the most whose name or mailbox can hold it.
-    const trigrams = gramKept || walkUpTo === 0 ? [] : trigramsOf(search);
     const row = await db
       .selectFrom(keptCount(orgId, query).as('kept'))
       .leftJoin('org_data_versions as v', (join) => join.on('v.org_id', '=', orgId))
@@ -296,17 +293,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .select((eb) => [
         keptCount(orgId, { pageSize: 1, pageNumber: 1 }).as('org_total'),
         gramKept ? keptGramCount(orgId, query, search).as('grams') : sql<null>`null`.as('grams'),
-        trigrams.length > 0
-          ? sql<string>`(
-              select case when count(*) < ${trigrams.length} then 0 else min(t.n) end
-              from (
-                select sum(n) as n from user_search_grams
-                where org_id = ${orgId} and gram = any(${trigrams}::text[]) group by gram
-              ) t
-            ) - (
-              select coalesce(sum(n), 0) from user_search_grams where org_id = ${orgId} and ${domainKeyMatch(search)}
-            )`.as('heads_at_most')
-          : sql<null>`null`.as('heads_at_most'),
         eb
           .not(eb.exists(db.selectFrom('user_search_grams_pending').select('org_id').where('org_id', '=', orgId)))
           .as('kept_counts'),
@@ -324,8 +310,32 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, countsKept };
     const orgTotal = Number(row.org_total);
     const walk =
-      orgTotal <= walkUpTo || (row.heads_at_most !== null && Number(row.heads_at_most) >= walkDenseFrom * orgTotal);
+      orgTotal <= walkUpTo || (walkUpTo > 0 && (await headsAtMost(orgId, search)) >= walkDenseFrom * orgTotal);
     return { total: await countAndMaybeKeep(orgId, query, search, key, walk), base, countsKept };
+  }
+
+  /**
+   * The most users whose name or mailbox can hold a longer search, from the kept counts: the fewest
+   * users who hold one of its trigrams, less those it finds through their domain. Read only before
+   * a search is counted, not with every request's counts.
+   */
+  async function headsAtMost(orgId: string, search: string): Promise<number> {
+    const trigrams = trigramsOf(search);
+    if (trigrams.length === 0) return 0;
+    const { n } = await db
+      .selectNoFrom(
+        sql<string>`(
+          select case when count(*) < ${trigrams.length} then 0 else min(t.n) end
+          from (
+            select sum(n) as n from user_search_grams
+            where org_id = ${orgId} and gram = any(${trigrams}::text[]) group by gram
+          ) t
+        ) - (
+          select coalesce(sum(n), 0) from user_search_grams where org_id = ${orgId} and ${domainKeyMatch(search)}
+        )`.as('n'),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(n);
   }
 
   /** Counts a search from the rows (the walk) and caches the count for this data version. */
