@@ -37,6 +37,18 @@ async function keptMismatches(db: Db): Promise<unknown[]> {
   return result.rows;
 }
 
+/** The searches an organisation keeps counted, in order. */
+async function keptSearchesOf(db: Db, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user_kept_searches')
+    .select('search')
+    .distinct()
+    .where('org_id', '=', orgId)
+    .orderBy('search')
+    .execute();
+  return rows.map((row) => row.search);
+}
+
 describe('searches that many names or mailboxes hold, kept counted', () => {
   let server: TestServer;
   let db: Db;
@@ -53,16 +65,7 @@ describe('searches that many names or mailboxes hold, kept counted', () => {
     );
     return result.rows[0]?.n;
   };
-  const keptSearches = async (orgId: string) =>
-    (
-      await db
-        .selectFrom('user_kept_searches')
-        .select('search')
-        .distinct()
-        .where('org_id', '=', orgId)
-        .orderBy('search')
-        .execute()
-    ).map((row) => row.search);
+  const keptSearches = (orgId: string) => keptSearchesOf(db, orgId);
   const expectTotals = async (repository: ReturnType<typeof createUsersRepository>, search: string) => {
     for (const filters of [
       {},
@@ -176,16 +179,7 @@ describe('searches that most of a larger organisation holds, counted by walking 
   let server: TestServer;
   let db: Db;
   const ORG = uuidv7();
-  const kept = async () =>
-    (
-      await db
-        .selectFrom('user_kept_searches')
-        .select('search')
-        .distinct()
-        .where('org_id', '=', ORG)
-        .orderBy('search')
-        .execute()
-    ).map((row) => row.search);
+  const kept = () => keptSearchesOf(db, ORG);
 
   beforeAll(async () => {
     server = await startTestServer();
