@@ -320,6 +320,15 @@ export class UsersPage {
     await this.page.getByRole('menu').waitFor({ state: 'detached' });
   }
 
+  /** Chooses a bulk action from the Actions menu with the keyboard, which aims at no point of the page. */
+  async chooseActionFromKeyboard(action: string): Promise<void> {
+    await this.actionsButton.focus();
+    await this.page.keyboard.press('Enter');
+    await this.page.getByRole('menuitem', { name: action }).focus();
+    await this.page.keyboard.press('Enter');
+    await this.page.getByRole('menu').waitFor({ state: 'detached' });
+  }
+
   async actionNames(): Promise<string[]> {
     await this.actionsButton.click();
     const menu = this.page.getByRole('menu', { name: 'Actions' });

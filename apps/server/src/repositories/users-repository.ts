@@ -2,7 +2,7 @@ import type { UserListQuery } from '@users-admin/contract';
 import { type AliasedSelectQueryBuilder, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
-import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR } from '../lib/user-text.ts';
+import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR, searchGrams } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
@@ -134,12 +134,11 @@ export interface UsersRepositoryOptions {
   walkDenseFrom?: number;
 }
 
-/** The distinct trigrams of a search (characters, as the database's `substr` counts them). */
-function trigramsOf(search: string): string[] {
-  const characters = [...search];
-  const trigrams = new Set<string>();
-  for (let i = 0; i + 3 <= characters.length; i++) trigrams.add(characters.slice(i, i + 3).join(''));
-  return [...trigrams];
+/** The longest of a search's kept grams (migration 0005): its distinct substrings of that length. */
+function longestGramsOf(search: string): string[] {
+  return [...searchGrams(search)].filter(
+    (gram) => !gram.startsWith(SEARCH_SEPARATOR) && [...gram].length === MAX_GRAM_LENGTH,
+  );
 }
 
 /** The filters of a query as one SQL condition, for aggregates over several of their rows. */
@@ -320,7 +319,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * a search is counted, not with every request's counts.
    */
   async function headsAtMost(orgId: string, search: string): Promise<number> {
-    const trigrams = trigramsOf(search);
+    const trigrams = longestGramsOf(search);
     if (trigrams.length === 0) return 0;
     const { n } = await db
       .selectNoFrom(
