@@ -46,7 +46,7 @@ const trustProxy = z
 const environmentSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATA_DIR: z.string().default('./data'),
+  DATA_DIR: z.string().optional(),
   DATABASE_URL: optionalUrl,
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
   PUBLIC_URL: optionalUrl,
@@ -142,7 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
-    dataDir: path.resolve(e.DATA_DIR),
+    // By default the repository's `data` folder, whichever folder a command runs in: `npm start` runs
+    // the server from the root, `npm run seed` and `npm run dev` from apps/server, and they must
+    // share one database. A DATA_DIR that is set is taken from the folder the command runs in.
+    dataDir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : path.join(serverRoot, '../../data'),
     databaseUrl: e.DATABASE_URL,
     databaseQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     sessionSecret: e.SESSION_SECRET,
