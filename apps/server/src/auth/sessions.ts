@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SessionClaims } from '@users-admin/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { type Db, planOnce } from '../db/database.ts';
 
 export const SESSION_COOKIE = 'sid';
 
@@ -59,6 +59,26 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
     return unsigned.valid ? unsigned.value : null;
   };
 
+  /**
+   * The session of a cookie's hash; with `withRole`, whether its subject is an active System Admin
+   * of its organisation, in the same statement: one round trip instead of two. Planned once per
+   * connection (it runs before every API answer and finds one row by its key).
+   */
+  const lookupStatement = (idHash: string, withRole: boolean) =>
+    db
+      .selectFrom('sessions as s')
+      .select(['s.claims', 's.access_token_expires_at', 's.expires_at'])
+      .$if(withRole, (select) =>
+        select.select(
+          sql<boolean>`exists (select 1 from users u where u.org_id = s.org_id
+            and u.id = case when s.account_sub ~ ${sql.lit(UUID_PATTERN)} then s.account_sub::uuid end
+            and u.status = 'active' and u.account_id is not null and u.is_system_admin)`.as('is_system_admin'),
+        ),
+      )
+      .where('s.id', '=', idHash);
+  planOnce(lookupStatement('', false));
+  planOnce(lookupStatement('', true));
+
   return {
     async create(
       reply: FastifyReply,
@@ -105,18 +125,7 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
       const id = readCookie(request);
       if (id === undefined) return { state: 'none' };
       if (id === null) return { state: 'invalid' };
-      const row = await db
-        .selectFrom('sessions as s')
-        .select(['s.claims', 's.access_token_expires_at', 's.expires_at'])
-        .$if(options.withRole === true, (select) =>
-          select.select(
-            sql<boolean>`exists (select 1 from users u where u.org_id = s.org_id
-              and u.id = case when s.account_sub ~ ${sql.lit(UUID_PATTERN)} then s.account_sub::uuid end
-              and u.status = 'active' and u.account_id is not null and u.is_system_admin)`.as('is_system_admin'),
-          ),
-        )
-        .where('s.id', '=', hashId(id))
-        .executeTakeFirst();
+      const row = await lookupStatement(hashId(id), options.withRole === true).executeTakeFirst();
       if (!row || row.expires_at.getTime() <= Date.now()) return { state: 'invalid' };
       const session: Session = {
         claims: row.claims as unknown as SessionClaims,

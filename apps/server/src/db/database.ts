@@ -1,13 +1,38 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { type Compilable, Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations, vacuumUsersAfter } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** The SQL texts of the statements `planOnce` registered, and the name each is prepared under. */
+const plannedOnce = new Map<string, string>();
+
+/**
+ * Registers a statement (built with any values: only its SQL text counts) whose best plan never
+ * depends on its values, such as a lookup by primary key. On PostgreSQL it is then a named
+ * prepared statement on each connection, which PostgreSQL plans once (a generic plan, after its
+ * first five runs) instead of at every run: the session lookup of every API request planned in
+ * 0.23 ms and ran in 0.05. Not for the users list's statements: a generic plan cannot see an
+ * organisation's size or a page's LIMIT, and takes a sequential scan of every user for a first page.
+ */
+export function planOnce(statement: Compilable): void {
+  const { sql: text } = statement.compile();
+  if (!plannedOnce.has(text)) plannedOnce.set(text, `planned_once_${plannedOnce.size + 1}`);
+}
+
+/** node-postgres' client, which sends the statements `planOnce` registered as named ones. */
+class PlanningOnceClient extends pg.Client {}
+const plainQuery = pg.Client.prototype.query as (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
+// Kysely calls query(text, values): a registered text is sent as { name, text } with those values.
+PlanningOnceClient.prototype.query = function query(this: pg.Client, config: unknown, ...rest: unknown[]) {
+  const name = typeof config === 'string' ? plannedOnce.get(config) : undefined;
+  return plainQuery.call(this, name === undefined ? config : { name, text: config }, ...rest);
+} as pg.Client['query'];
 
 export interface DatabaseOptions {
   /** A PostgreSQL server; when absent the embedded PGlite database is used. */
@@ -49,6 +74,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      Client: PlanningOnceClient,
       options: '-c max_parallel_workers_per_gather=0',
       // PostgreSQL stopped or unreachable: fail within bounded time (answered 503), never hang.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
