@@ -123,6 +123,39 @@ describe('searching, filtering and sorting the users list', () => {
     ]);
   });
 
+  it('answers the first page of every filter and sort with the exact total, and 0 when nobody matches', async () => {
+    // Everyone, the signed-in Shop Admin (an active System Admin) included, as they joined and by name.
+    const everyone = [...PEOPLE, { name: 'Shop Admin', email: 'admin@shop.example', status: 'active', admin: true }];
+    const byName = ['Anna Berg', 'anna Lind', 'Back\\Slash', 'Bob 100%', 'Émile Zola', 'Same Name', 'same name'];
+    byName.push('Shop Admin', 'Under_Score', 'zoë Ärger', '山田 太郎');
+    for (const status of [undefined, 'active', 'inactive', 'pending', 'disabled'] as const) {
+      for (const admin of [undefined, true, false]) {
+        const matching = new Set(
+          everyone
+            .filter(
+              (person) => (!status || person.status === status) && (admin === undefined || person.admin === admin),
+            )
+            .map((person) => person.name),
+        );
+        for (const sort of [undefined, 'name', '-name'] as const) {
+          const params = new URLSearchParams({ 'page[size]': '3' });
+          if (status) params.set('filter[status]', status);
+          if (admin !== undefined) params.set('filter[is_system_admin]', String(admin));
+          if (sort) params.set('sort', sort);
+          const document = userListDocumentSchema.parse(await (await get(`?${params}`)).json());
+          const order = sort ? byName : everyone.map((person) => person.name);
+          const expected = order.filter((name) => matching.has(name));
+          if (sort === '-name') expected.reverse();
+          expect(document.meta.total_count, `${params}`).toBe(matching.size);
+          expect(
+            document.data.map((user) => user.attributes.name),
+            `${params}`,
+          ).toEqual(expected.slice(0, 3));
+        }
+      }
+    }
+  });
+
   it('answers every random combination with a 200 that matches it or a 400 that names the parameter', async () => {
     const value = fc.oneof(
       fc.constantFrom(
