@@ -62,7 +62,10 @@ export async function buildApp(
   const secrets = await loadSecrets(db, config.sessionSecret);
   const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
-  const users = createUsersRepository(db, options.users);
+  const users = createUsersRepository(db, {
+    parallelWalkWorkers: database.engine === 'postgres' ? 2 : 0,
+    ...options.users,
+  });
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
   await app.register(requestIdPlugin);

@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.ts';
+import { recountOrganization } from '../src/db/recount.ts';
 import type { NewUserRow } from '../src/db/schema.ts';
-import { insertUsers } from '../src/db/seed.ts';
+import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { escapeLike, searchText, sortName } from '../src/lib/user-text.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
@@ -275,4 +276,88 @@ describe.skipIf(!process.env.TEST_DATABASE_URL).each([
     expect(kept.length).toBe(6);
     expect(await keptMismatches(database.db)).toEqual([]);
   }, 60_000);
+});
+
+describe('heavy searches, kept counted from a bulk load or a recount on', () => {
+  let server: TestServer;
+  let db: Db;
+  const GROWN = uuidv7();
+  let loaded: string;
+  const page = { pageSize: 25, pageNumber: 1 };
+  const foundAtLoad = async (orgId: string) => {
+    const rows = await db
+      .selectFrom('user_kept_searches')
+      .select('search')
+      .distinct()
+      .where('org_id', '=', orgId)
+      .where('found_at_load', '=', true)
+      .orderBy('search')
+      .execute();
+    return rows.map((row) => row.search);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    db = server.database.db;
+    // Generated users: about half have a mailbox "user.N" (names in scripts other than Latin).
+    loaded = await seedOrganization(db, { name: 'Loaded', slug: 'loaded', users: 400, heavySearchesFrom: 120 });
+    await db.insertInto('organizations').values({ id: GROWN, name: 'Grown', slug: 'grown' }).execute();
+    await insertUsers(
+      db,
+      Array.from({ length: 60 }, (_, n) => user(GROWN, n)),
+    );
+  });
+  afterAll(() => server.close());
+
+  it('keeps, at a load, the searches that many names or mailboxes hold, with exact counts', async () => {
+    const heavy = await foundAtLoad(loaded);
+    expect(heavy).toEqual(expect.arrayContaining(['ser.', 'user', 'user.']));
+    expect(heavy.every((search) => [...search].length >= 4)).toBe(true);
+    expect(await keptSearchesOf(db, loaded)).toEqual(heavy);
+    expect(await keptMismatches(db)).toEqual([]);
+  });
+
+  it("answers a heavy search's first request from the kept counts, not from the rows", async () => {
+    const repository = createUsersRepository(db, { walkUpTo: 0 });
+    const { total } = await repository.listUsers(loaded, { ...page, search: 'user.' });
+    await sql`update user_kept_searches set n = n + 1000 where org_id = ${loaded} and search = 'user.' and status = 'active' and not is_system_admin`.execute(
+      db,
+    );
+    try {
+      expect((await repository.listUsers(loaded, { ...page, search: 'user.' })).total).toBe(total + 1000);
+      expect(await db.selectFrom('user_search_counts').select('org_id').where('org_id', '=', loaded).execute()).toEqual(
+        [],
+      );
+    } finally {
+      await sql`update user_kept_searches set n = n - 1000 where org_id = ${loaded} and search = 'user.' and status = 'active' and not is_system_admin`.execute(
+        db,
+      );
+    }
+  });
+
+  it('keeps their counts exact through the writes that follow the load', async () => {
+    const [first] = await db.selectFrom('users').select('id').where('org_id', '=', loaded).limit(1).execute();
+    await insertUsers(db, [user(loaded, 1), user(loaded, 2, 'kein.user')]);
+    await db
+      .updateTable('users')
+      .set({ status: 'disabled', is_system_admin: true })
+      .where('id', '=', first?.id ?? '')
+      .execute();
+    await db.deleteFrom('users').where('org_id', '=', loaded).where('email', 'like', 'user.3%').execute();
+    expect(await keptMismatches(db)).toEqual([]);
+  });
+
+  it('finds the heavy searches of an organisation that grew by writes when it is recounted, beside those requests kept', async () => {
+    // "user.1" is in 11 mailboxes of 60: kept by this request. "user.", "user" and "ser." are in all.
+    await createUsersRepository(db, { keepSearchesFrom: 10, walkUpTo: 0 }).listUsers(GROWN, {
+      ...page,
+      search: 'user.1',
+    });
+    expect(await keptSearchesOf(db, GROWN)).toEqual(['user.1']);
+    expect(await foundAtLoad(GROWN)).toEqual([]);
+    await recountOrganization(db, GROWN, { heavySearchesFrom: 60 });
+    expect(await foundAtLoad(GROWN)).toEqual(['ser.', 'user', 'user.']);
+    expect(await keptSearchesOf(db, GROWN)).toEqual(['ser.', 'user', 'user.', 'user.1']);
+    expect(await keptMismatches(db)).toEqual([]);
+  });
 });

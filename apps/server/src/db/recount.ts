@@ -1,16 +1,22 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { HEAVY_SEARCHES_FROM, HeavySearchTally, keepHeavySearches, MAX_HEAVY_SEARCHES } from './heavy-searches.ts';
 import { GramTally, insertGrams } from './search-grams.ts';
 
 /**
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
  * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
- * kept searches (`user_kept_searches`); ends a bulk load's pending mark (a loader that was killed),
+ * kept searches (`user_kept_searches`), and keeps its heavy searches as a load does (an organisation
+ * that grew by writes has its heavy searches found here: run it from time to time); ends a bulk load's pending mark (a loader that was killed),
  * and moves the data version on, so that no cached count or page anchor outlives the repair. For
  * when the triggers were bypassed: `TRUNCATE users`, a restore with triggers disabled, a killed
  * bulk load. Writers of the users table wait while it runs (a share lock on the table).
  */
-export async function recountOrganization(db: Db, orgId: string): Promise<void> {
+export async function recountOrganization(
+  db: Db,
+  orgId: string,
+  options: { heavySearchesFrom?: number } = {},
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
     await tx.deleteFrom('user_counts').where('org_id', '=', orgId).execute();
@@ -21,6 +27,7 @@ export async function recountOrganization(db: Db, orgId: string): Promise<void> 
 
     await tx.deleteFrom('user_search_grams').where('org_id', '=', orgId).execute();
     const grams = new GramTally();
+    const heavy = new HeavySearchTally();
     let after: string | undefined;
     for (;;) {
       let page = tx
@@ -31,7 +38,10 @@ export async function recountOrganization(db: Db, orgId: string): Promise<void> 
         .limit(20_000);
       if (after) page = page.where('id', '>', after);
       const rows = await page.execute();
-      for (const row of rows) grams.add(row.search_text, row.status, row.is_system_admin);
+      for (const row of rows) {
+        grams.add(row.search_text, row.status, row.is_system_admin);
+        heavy.add(row.search_text, row.status, row.is_system_admin);
+      }
       const last = rows.at(-1);
       if (!last) break;
       after = last.id;
@@ -47,6 +57,8 @@ export async function recountOrganization(db: Db, orgId: string): Promise<void> 
       join users u on u.org_id = ${orgId} and strpos(u.search_text, s.search) > 0
       group by 2, 3, 4 order by 2, 3, 4
       on conflict (org_id, search, status, is_system_admin) do update set n = excluded.n`.execute(tx);
+    const threshold = options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM;
+    await keepHeavySearches(tx, orgId, heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES));
 
     await sql`
       insert into org_data_versions (org_id, version) values (${orgId}, 1)

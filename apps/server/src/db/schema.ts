@@ -78,6 +78,8 @@ export interface UserKeptSearchesTable {
   status: string;
   is_system_admin: boolean;
   n: ColumnType<string | number, number | string, number>;
+  /** Found heavy by a bulk load or recount (migration 0012), not counted for a request. */
+  found_at_load: Generated<boolean>;
 }
 
 /** Organisations being bulk-loaded: their grams are not kept yet (searches count the rows). */

@@ -15,6 +15,13 @@ export class GramTally {
     for (const gram of searchGrams(searchTextOfUser)) counts.set(gram, (counts.get(gram) ?? 0) + 1);
   }
 
+  /** How many users hold each gram, whatever their status and user type. */
+  totals(): Map<string, number> {
+    const totals = new Map<string, number>();
+    for (const row of this.rows()) totals.set(row.gram, (totals.get(row.gram) ?? 0) + row.n);
+    return totals;
+  }
+
   *rows(): Generator<{ gram: string; status: string; isSystemAdmin: boolean; n: number }> {
     for (const [key, counts] of this.counts) {
       const [status = '', admin] = key.split('/');

@@ -33,6 +33,9 @@ const { orgId, adminEmail } = await seedLargeOrganization(database.db, {
   slug,
   users,
   seed: Number(values.seed),
+  onStep(step) {
+    console.error(`  ${step}  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  },
   onProgress(done, total) {
     const now = performance.now();
     if (done === total || now - lastReport > 2000) {

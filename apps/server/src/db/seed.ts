@@ -3,6 +3,13 @@ import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
+import {
+  HEAVY_SEARCHES_FROM,
+  type HeavySearch,
+  HeavySearchTally,
+  keepHeavySearches,
+  MAX_HEAVY_SEARCHES,
+} from './heavy-searches.ts';
 import type { NewUserRow } from './schema.ts';
 import { GramTally, insertGrams } from './search-grams.ts';
 import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
@@ -114,6 +121,10 @@ export interface SeedOrganizationOptions {
   seed?: number;
   batchSize?: number;
   onProgress?: Progress;
+  /** Searches that this many names or mailboxes hold are kept counted from the load on (`heavy-searches.ts`). */
+  heavySearchesFrom?: number;
+  /** Told of each step that follows the rows: the heavy searches, the statistics. */
+  onStep?: (step: string) => void;
 }
 
 /**
@@ -128,6 +139,7 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
   const random = createRandom(options.seed ?? 1);
   const batchSize = options.batchSize ?? 5000;
   const grams = new GramTally();
+  const heavy = new HeavySearchTally();
   // Spread creation times over the past so the unsorted order (by id) is the order of joining.
   const start = Date.now() - options.users * 1000;
   for (let done = 0; done < options.users; ) {
@@ -137,24 +149,37 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
       const n = done + i + 1;
       const row = toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000);
       grams.add(row.search_text, row.status, row.is_system_admin ?? false);
+      heavy.add(row.search_text, row.status, row.is_system_admin ?? false);
       rows.push(row);
     }
     await insertUsers(db, rows);
     done += count;
     options.onProgress?.(done, options.users);
   }
-  await writeSearchGrams(db, orgId, grams);
+  options.onStep?.('finding the searches that many names or mailboxes hold');
+  const heavySearches = heavy.find(
+    grams.totals(),
+    options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM,
+    MAX_HEAVY_SEARCHES,
+  );
+  await writeSearchCounts(db, orgId, grams, heavySearches);
   return orgId;
 }
 
 /**
- * Writes a bulk-loaded organisation's grams and ends its registration as pending, in one
- * transaction; from then on the triggers keep its grams. The organisation is new and its id known
+ * Writes a bulk-loaded organisation's grams and heavy searches and ends its registration as pending,
+ * in one transaction; from then on the triggers keep them. The organisation is new and its id known
  * only to the loader, so no other change can fall between the last batch and this.
  */
-async function writeSearchGrams(db: Db, orgId: string, grams: GramTally): Promise<void> {
+async function writeSearchCounts(
+  db: Db,
+  orgId: string,
+  grams: GramTally,
+  heavy: readonly HeavySearch[],
+): Promise<void> {
   const write = async (tx: Db) => {
     await insertGrams(tx, orgId, grams);
+    await keepHeavySearches(tx, orgId, heavy);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
   };
   if (db.isTransaction) await write(db);
@@ -256,6 +281,7 @@ export async function seedLargeOrganization(
     locale: 'en',
     memberships: [{ orgId, isSystemAdmin: true }],
   });
+  options.onStep?.('vacuum and planner statistics');
   await sql`vacuum analyze users`.execute(db);
   return { orgId, adminEmail };
 }

@@ -10,6 +10,7 @@ import * as orderedCountLocks from './0008-ordered-count-locks.ts';
 import * as keptSearches from './0009-kept-searches.ts';
 import * as searchLists from './0010-search-lists.ts';
 import * as expiredPayloadsIndex from './0011-expired-payloads-index.ts';
+import * as heavySearches from './0012-heavy-searches.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0009-kept-searches': keptSearches,
   '0010-search-lists': searchLists,
   '0011-expired-payloads-index': expiredPayloadsIndex,
+  '0012-heavy-searches': heavySearches,
 };
 
 /**
