@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { MAX_GRAM_LENGTH, SEARCH_SEPARATOR } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
+import { groupStatus, STATUS_GROUPS, statusGroup } from './search-grams.ts';
 
 /**
  * A search that at least this many users hold in their name or mailbox is heavy: counting it from
@@ -32,11 +33,6 @@ export interface HeavySearch {
   counts: SearchCount[];
 }
 
-const STATUSES = ['active', 'inactive', 'pending', 'disabled'] as const;
-const GROUPS = STATUSES.length * 2;
-const groupOf = (status: string, isSystemAdmin: boolean) =>
-  STATUSES.indexOf(status as (typeof STATUSES)[number]) * 2 + Number(isSystemAdmin);
-
 /** A search that can be kept: no separator (no search holds it) and no `@` (the domain rules count those). */
 const keepable = (text: string) => !text.includes(SEARCH_SEPARATOR) && !text.includes('@');
 
@@ -57,7 +53,7 @@ export class HeavySearchTally {
 
   add(searchTextOfUser: string, status: string, isSystemAdmin: boolean): void {
     this.texts.push(searchTextOfUser);
-    this.groups.push(groupOf(status, isSystemAdmin));
+    this.groups.push(statusGroup(status, isSystemAdmin));
   }
 
   /**
@@ -85,7 +81,7 @@ export class HeavySearchTally {
 
   /** Who holds `search` among `within` (the indexes of texts; all when undefined), and how many. */
   private count(search: string, within: Uint32Array | undefined) {
-    const perGroup = new Uint32Array(GROUPS);
+    const perGroup = new Uint32Array(STATUS_GROUPS);
     const holders: number[] = [];
     let inHeads = 0;
     const total = within ? within.length : this.texts.length;
@@ -102,9 +98,7 @@ export class HeavySearchTally {
       const domainAt = text.lastIndexOf('@');
       if (domainAt < 0 || at < domainAt) inHeads += 1;
     }
-    const counts = [...perGroup].flatMap((n, group) =>
-      n === 0 ? [] : [{ status: STATUSES[group >> 1] as string, isSystemAdmin: (group & 1) === 1, n }],
-    );
+    const counts = [...perGroup.entries()].flatMap(([group, n]) => (n === 0 ? [] : [{ ...groupStatus(group), n }]));
     return { holders: Uint32Array.from(holders), inHeads, counts };
   }
 }

@@ -39,23 +39,31 @@ export function domainKey(domain: string): string {
 }
 
 /**
- * The distinct 1- to 3-character substrings of a search text, by code point as PostgreSQL's
- * `substr` counts, without the separator, and the key of its e-mail domain: the same set as the
- * database's `search_grams()`.
+ * Calls `visit` with each 1- to 3-character substring of a search text, by code point as
+ * PostgreSQL's `substr` counts, without the separator (a substring may come more than once), and
+ * with the key of its e-mail domain.
  */
-export function searchGrams(text: string): Set<string> {
+export function forEachSearchGram(text: string, visit: (gram: string) => void): void {
   const characters = /^\p{ASCII}*$/u.test(text) ? text : [...text];
-  const grams = new Set<string>();
   for (let start = 0; start < characters.length; start++) {
     let gram = '';
     for (let end = start; end < start + MAX_GRAM_LENGTH && end < characters.length; end++) {
       const character = characters[end] as string;
       if (character === SEARCH_SEPARATOR) break;
       gram += character;
-      grams.add(gram);
+      visit(gram);
     }
   }
   const domain = searchDomain(text);
-  if (domain !== '') grams.add(domainKey(domain));
+  if (domain !== '') visit(domainKey(domain));
+}
+
+/**
+ * The distinct 1- to 3-character substrings of a search text and the key of its e-mail domain
+ * (`forEachSearchGram`): the same set as the database's `search_grams()`.
+ */
+export function searchGrams(text: string): Set<string> {
+  const grams = new Set<string>();
+  forEachSearchGram(text, (gram) => grams.add(gram));
   return grams;
 }
