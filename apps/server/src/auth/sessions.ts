@@ -40,6 +40,24 @@ const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /**
+ * The statement that reads the session of a cookie's hash; with `withRole`, also whether its subject
+ * is an active System Admin of its organisation: one round trip instead of two. Planned once per
+ * connection (`planOnce`).
+ */
+export const sessionLookup = (db: Db, idHash: string, withRole: boolean) =>
+  db
+    .selectFrom('sessions as s')
+    .select(['s.claims', 's.access_token_expires_at', 's.expires_at'])
+    .$if(withRole, (select) =>
+      select.select(
+        sql<boolean>`exists (select 1 from users u where u.org_id = s.org_id
+          and u.id = case when s.account_sub ~ ${sql.lit(UUID_PATTERN)} then s.account_sub::uuid end
+          and u.status = 'active' and u.account_id is not null and u.is_system_admin)`.as('is_system_admin'),
+      ),
+    )
+    .where('s.id', '=', idHash);
+
+/**
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
  * its hash, so any server instance can serve any request and a restart signs nobody out.
  */
@@ -59,25 +77,9 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
     return unsigned.valid ? unsigned.value : null;
   };
 
-  /**
-   * The session of a cookie's hash; with `withRole`, whether its subject is an active System Admin
-   * of its organisation, in the same statement: one round trip instead of two. Planned once per
-   * connection (it runs before every API answer and finds one row by its key).
-   */
-  const lookupStatement = (idHash: string, withRole: boolean) =>
-    db
-      .selectFrom('sessions as s')
-      .select(['s.claims', 's.access_token_expires_at', 's.expires_at'])
-      .$if(withRole, (select) =>
-        select.select(
-          sql<boolean>`exists (select 1 from users u where u.org_id = s.org_id
-            and u.id = case when s.account_sub ~ ${sql.lit(UUID_PATTERN)} then s.account_sub::uuid end
-            and u.status = 'active' and u.account_id is not null and u.is_system_admin)`.as('is_system_admin'),
-        ),
-      )
-      .where('s.id', '=', idHash);
-  planOnce(lookupStatement('', false));
-  planOnce(lookupStatement('', true));
+  // It runs before every API answer and finds one row by its key.
+  planOnce(sessionLookup(db, '', false));
+  planOnce(sessionLookup(db, '', true));
 
   return {
     async create(
@@ -125,7 +127,7 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
       const id = readCookie(request);
       if (id === undefined) return { state: 'none' };
       if (id === null) return { state: 'invalid' };
-      const row = await lookupStatement(hashId(id), options.withRole === true).executeTakeFirst();
+      const row = await sessionLookup(db, hashId(id), options.withRole === true).executeTakeFirst();
       if (!row || row.expires_at.getTime() <= Date.now()) return { state: 'invalid' };
       const session: Session = {
         claims: row.claims as unknown as SessionClaims,
