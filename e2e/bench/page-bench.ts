@@ -16,7 +16,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { type StorageState, signIn } from '../support/seeded-server.ts';
 import { startServer } from '../support/server.ts';
 
-const RUNS = Math.max(5, Number(process.env.BENCH_PAGE_RUNS ?? 7));
+const RUNS = Math.max(5, Number(process.env.BENCH_PAGE_RUNS ?? 11));
 const DEBOUNCE_MS = 300;
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
@@ -131,48 +131,69 @@ async function newContext(browser: Browser, state: StorageState): Promise<Browse
   return context;
 }
 
+interface LoadTarget {
+  label: string;
+  url: string;
+  state: StorageState;
+  /** Only cold loads (a first visit). */
+  coldOnly?: boolean;
+}
+
 /**
- * Navigation start → first user row: a new context (cold cache) per run, then, unless `coldOnly`,
- * reloads of one (warm).
+ * Navigation start → first user row of each target: a new context (cold cache) per run, then,
+ * unless `coldOnly`, reloads of one (warm). The targets take turns within each run, in an order
+ * that alternates from run to run, so that a ratio of two of them compares loads made under the same
+ * load of the shared machine rather than minutes apart.
  */
-async function measureLoads(
-  browser: Browser,
-  url: string,
-  state: StorageState,
-  label: string,
-  coldOnly = false,
-): Promise<LoadTimes> {
-  const cold: number[] = [];
-  let assetsBeforeFirstRow: string[] = [];
+async function measureLoads(browser: Browser, targets: LoadTarget[]): Promise<LoadTimes[]> {
+  const times: LoadTimes[] = targets.map(() => ({ cold: [], warm: [], assetsBeforeFirstRow: [] }));
+  const inTurn = (run: number) => (run % 2 ? [...targets.keys()].reverse() : [...targets.keys()]);
   for (let run = 0; run < RUNS; run++) {
-    const context = await newContext(browser, state);
-    const page = await context.newPage();
-    const assets: { url: string; at: number }[] = [];
-    const started = Date.now();
-    page.on('response', (response) => {
-      const type = response.request().resourceType();
-      if (type === 'script' || type === 'stylesheet') assets.push({ url: response.url(), at: Date.now() - started });
-    });
+    for (const index of inTurn(run)) {
+      const { url, state } = targets[index] as LoadTarget;
+      const result = times[index] as LoadTimes;
+      const context = await newContext(browser, state);
+      const page = await context.newPage();
+      const assets: { url: string; at: number }[] = [];
+      const started = Date.now();
+      page.on('response', (response) => {
+        const type = response.request().resourceType();
+        if (type === 'script' || type === 'stylesheet') assets.push({ url: response.url(), at: Date.now() - started });
+      });
+      await page.goto(url);
+      const at = await firstRowAt(page);
+      result.cold.push(at);
+      if (run === 0) {
+        result.assetsBeforeFirstRow = assets.filter((a) => a.at <= at + 50).map((a) => new URL(a.url).pathname);
+      }
+      await context.close();
+    }
+  }
+  const warmPages: (Page | undefined)[] = [];
+  for (const { url, state, coldOnly } of targets) {
+    if (coldOnly) {
+      warmPages.push(undefined);
+      continue;
+    }
+    const page = await (await newContext(browser, state)).newPage();
     await page.goto(url);
-    const at = await firstRowAt(page);
-    cold.push(at);
-    if (run === 0) assetsBeforeFirstRow = assets.filter((a) => a.at <= at + 50).map((a) => new URL(a.url).pathname);
-    await context.close();
+    await firstRowAt(page);
+    warmPages.push(page);
   }
-  log(`${label}: cold ${cold.map(ms).join(', ')} ms`);
-  if (coldOnly) return { cold, warm: [], assetsBeforeFirstRow };
-  const context = await newContext(browser, state);
-  const page = await context.newPage();
-  await page.goto(url);
-  await firstRowAt(page);
-  const warm: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    await page.reload();
-    warm.push(await firstRowAt(page));
+    for (const index of inTurn(run)) {
+      const page = warmPages[index];
+      if (!page) continue;
+      await page.reload();
+      times[index]?.warm.push(await firstRowAt(page));
+    }
   }
-  await context.close();
-  log(`${label}: warm ${warm.map(ms).join(', ')} ms`);
-  return { cold, warm, assetsBeforeFirstRow };
+  for (const page of warmPages) await page?.context().close();
+  for (const [index, { label, coldOnly }] of targets.entries()) {
+    const { cold, warm } = times[index] as LoadTimes;
+    log(`${label}: cold ${cold.map(ms).join(', ')} ms${coldOnly ? '' : `; warm ${warm.map(ms).join(', ')} ms`}`);
+  }
+  return times;
 }
 
 /** A keystroke, a page change and a sort change → new rows on screen, each after a fresh load (warm cache). */
@@ -303,17 +324,12 @@ async function main() {
     }
     if (!letter) throw new Error('no letter changes the first page of the demo organisation');
 
-    log(`the Users page, ${RUNS} runs each…`);
-    const users = await measureLoads(browser, `${server.baseUrl}/`, state, 'Users page');
-    const usersFirstVisit = await measureLoads(
-      browser,
-      `${server.baseUrl}/`,
-      firstVisit,
-      'Users page, first visit (no hints)',
-      true,
-    );
-    log('the floor page…');
-    const floor = await measureLoads(browser, `${server.baseUrl}/floor/index.html`, state, 'floor page');
+    log(`the Users page, its first visit and the floor page, ${RUNS} runs each, in turns…`);
+    const [users, usersFirstVisit, floor] = (await measureLoads(browser, [
+      { label: 'Users page', url: `${server.baseUrl}/`, state },
+      { label: 'Users page, first visit (no hints)', url: `${server.baseUrl}/`, state: firstVisit, coldOnly: true },
+      { label: 'floor page', url: `${server.baseUrl}/floor/index.html`, state },
+    ])) as [LoadTimes, LoadTimes, LoadTimes];
     log(`interactions (keystroke "${letter}")…`);
     const interactions = await measureInteractions(browser, `${server.baseUrl}/`, state, letter);
 
