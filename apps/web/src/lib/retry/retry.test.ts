@@ -91,6 +91,35 @@ describe('retryingImport', () => {
     expect(task).toHaveBeenCalledTimes(7);
   });
 
+  it('imports a module whose import failed again under a new address, which a browser that keeps the failure asks the network for, raising vite:preloadError at each failure', async () => {
+    const address = 'http://127.0.0.1/assets/filters-popover-abc.js';
+    const load = vi.fn(async () => {
+      throw new TypeError(`Failed to fetch dynamically imported module: ${address}`);
+    });
+    const asked: string[] = [];
+    const importModule = vi.fn(async (fresh: string) => {
+      asked.push(fresh);
+      if (asked.length < 3) throw new TypeError(`Failed to fetch dynamically imported module: ${fresh}`);
+      return { Popover: 'loaded' };
+    });
+    let preloadErrors = 0;
+    const count = () => {
+      preloadErrors += 1;
+    };
+    window.addEventListener('vite:preloadError', count);
+    try {
+      const loaded = retryingImport(load, { ...RESOURCE_RETRY, importModule })();
+      await vi.advanceTimersByTimeAsync(350 + 700 + 1400);
+      await expect(loaded).resolves.toEqual({ Popover: 'loaded' });
+    } finally {
+      window.removeEventListener('vite:preloadError', count);
+    }
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(asked).toEqual([`${address}?retry=1`, `${address}?retry=2`, `${address}?retry=3`]);
+    // The first failure is Vite's to raise (its preload helper); the two retries that failed raised theirs.
+    expect(preloadErrors).toBe(2);
+  });
+
   it('stays pending when a preload-error listener took the failure over (the import gave nothing)', async () => {
     const load = retryingImport(async () => undefined as unknown as { Component: string });
     let settled = false;
