@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { insertUsers } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
+import { bucketMismatches } from './support/page-buckets.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
@@ -70,5 +71,50 @@ describe.skipIf(!adminUrl)('writers of one organisation at the same time', () =>
         using (status, is_system_admin)
       where coalesce(c.n, 0) <> coalesce(a.n, 0)`.execute(database.db);
     expect(mismatches.rows).toEqual([]);
+    expect(await bucketMismatches(database.db)).toEqual([]);
   }, 30_000);
+
+  it('keeps the page buckets exact while writers add users whose names fall in the same buckets, cutting them', async () => {
+    // Four writers, each adding users 250 at a time whose names sort together: the buckets they
+    // fall in grow past 2,000 and are cut while the others wait to write.
+    const writer = async (name: string) => {
+      const client = new pg.Client({ connectionString: scratch.url });
+      await client.connect();
+      try {
+        for (let batch = 0; batch < 6; batch++) {
+          const rows = Array.from({ length: 250 }, (_, n) =>
+            userRow(org, `${name} ${batch}-${n}`, `${name}.${batch}.${n}@writers.example`, {
+              status: n % 3 ? 'active' : 'pending',
+              is_system_admin: n % 7 === 0,
+            }),
+          );
+          await client.query(
+            `insert into users (org_id, id, name, email, status, is_external, is_system_admin, sort_name, search_text)
+             select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[],
+               $7::boolean[], $8::text[], $9::text[])`,
+            [
+              rows.map((row) => row.org_id),
+              rows.map((row) => row.id),
+              rows.map((row) => row.name),
+              rows.map((row) => row.email),
+              rows.map((row) => row.status),
+              rows.map(() => false),
+              rows.map((row) => row.is_system_admin),
+              rows.map((row) => row.sort_name),
+              rows.map((row) => row.search_text),
+            ],
+          );
+        }
+      } finally {
+        await client.end();
+      }
+    };
+    await Promise.all(['Maria', 'Marie', 'Mario', 'Marius'].map(writer));
+    const sizes = await sql<{ users: number }>`
+      select n[1] + n[2] + n[3] + n[4] + n[5] + n[6] + n[7] + n[8] as users from user_page_buckets
+      where org_id = ${org}`.execute(database.db);
+    expect(sizes.rows.length).toBeGreaterThan(4);
+    expect(Math.max(...sizes.rows.map((row) => row.users))).toBeLessThanOrEqual(2000);
+    expect(await bucketMismatches(database.db)).toEqual([]);
+  }, 60_000);
 });

@@ -15,19 +15,21 @@ export interface Database {
   user_search_grams: UserSearchGramsTable;
   user_search_grams_pending: UserSearchGramsPendingTable;
   user_kept_searches: UserKeptSearchesTable;
-  user_page_anchors: UserPageAnchorsTable;
+  user_page_buckets: UserPageBucketsTable;
   user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
 
-/** Every 1,000th sort key of a list (order and filters) at one data version of an organisation. */
-export interface UserPageAnchorsTable {
+/**
+ * An organisation's users in one order, cut into buckets of consecutive users (migration 0013): the
+ * bucket's first key and how many of its users have each status and user type (`n[1..8]`).
+ */
+export interface UserPageBucketsTable {
   org_id: string;
-  version: ColumnType<string | number, number | string, number | string>;
-  list_key: string;
-  position: number;
+  by_name: boolean;
   sort_name: string;
   id: string;
+  n: number[];
 }
 
 /** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */

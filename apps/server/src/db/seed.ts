@@ -167,7 +167,7 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
 }
 
 /**
- * Writes a bulk-loaded organisation's grams and heavy searches and ends its registration as pending,
+ * Writes a bulk-loaded organisation's grams, heavy searches and page buckets (migration 0013) and ends its registration as pending,
  * in one transaction; from then on the triggers keep them. The organisation is new and its id known
  * only to the loader, so no other change can fall between the last batch and this.
  */
@@ -180,6 +180,7 @@ async function writeSearchCounts(
   const write = async (tx: Db) => {
     await insertGrams(tx, orgId, grams);
     await keepHeavySearches(tx, orgId, heavy);
+    await sql`select user_page_buckets_build(${orgId})`.execute(tx);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
   };
   if (db.isTransaction) await write(db);

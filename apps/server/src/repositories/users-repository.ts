@@ -1,8 +1,9 @@
-import type { UserListQuery } from '@users-admin/contract';
+import { USER_STATUSES, type UserListQuery } from '@users-admin/contract';
 import { type AliasedSelectQueryBuilder, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { MAX_KEPT_SEARCHES } from '../db/heavy-searches.ts';
 import type { UserRow } from '../db/schema.ts';
+import { statusGroup } from '../db/search-grams.ts';
 import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR, searchGrams } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
@@ -40,10 +41,8 @@ const rowColumns = [
   'u.is_system_admin',
 ] as const;
 
-/** Rows between two page anchors. */
-const ANCHOR_SPACING = 1000;
-/** Pages that start this deep use anchors; shallower ones walk from the nearer end. */
-const ANCHORED_FROM = 5000;
+/** Pages that start this deep start from their page bucket (migration 0013); shallower ones walk from the nearer end. */
+const BUCKETED_FROM = 5000;
 /** A sparse search's matches are kept as a list (migration 0010) only up to this many (16 bytes each). */
 const MAX_LISTED_MATCHES = 50_000;
 /** At most this many lists are kept per organisation (800 KB each at most); the least recently built go first. */
@@ -539,54 +538,38 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     return { users, total };
   }
 
-  /** The anchor at or before `position` of the list, building the list's anchors when it has none. */
-  async function anchorBefore(orgId: string, query: UserListQuery, position: number) {
-    const version = await versionOf(orgId);
-    if (version === undefined) return undefined;
-    const listKey = JSON.stringify([
-      query.sort === undefined ? 'id' : 'name',
-      query.status ?? null,
-      query.isSystemAdmin ?? null,
-    ]);
-    const find = () =>
-      db
-        .selectFrom('user_page_anchors')
-        .select(['position', 'sort_name', 'id'])
-        .where('org_id', '=', orgId)
-        .where('list_key', '=', listKey)
-        .where('version', '=', version)
-        .where('position', '<=', position)
-        .orderBy('position', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-    const found = await find();
-    if (found) return found;
-    const order = query.sort === undefined ? sql`id` : sql`sort_name, id`;
-    const numbered = matching(orgId, query).select([
-      'sort_name',
-      'id',
-      sql<number>`(row_number() over (order by ${order})) - 1`.as('position'),
-    ]);
-    await db
-      .insertInto('user_page_anchors')
-      .columns(['org_id', 'version', 'list_key', 'position', 'sort_name', 'id'])
-      .expression(
-        db
-          .selectFrom(numbered.as('numbered'))
-          .select([
-            sql<string>`${orgId}::uuid`.as('org_id'),
-            sql<string>`${version}::bigint`.as('version'),
-            sql<string>`${listKey}::text`.as('list_key'),
-            'position',
-            'sort_name',
-            'id',
-          ])
-          .where(sql<boolean>`position % ${sql.lit(ANCHOR_SPACING)} = 0`),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await db.deleteFrom('user_page_anchors').where('org_id', '=', orgId).where('version', '<', version).execute();
-    return find();
+  /**
+   * The page bucket (migration 0013) of the list's user at `position` (in ascending order, counted
+   * from 0): its key and how many of the list's users come before it, from the buckets' counts of
+   * the list's statuses and user types. Undefined while the organisation has no buckets (a bulk load
+   * under way): the page is then walked from the nearer end.
+   */
+  async function bucketOf(orgId: string, query: UserListQuery, position: number) {
+    // The index in `n` of each status and user type the filters take (SQL arrays count from 1).
+    const groups = USER_STATUSES.filter((status) => query.status === undefined || status === query.status).flatMap(
+      (status) =>
+        [false, true]
+          .filter((admin) => query.isSystemAdmin === undefined || admin === query.isSystemAdmin)
+          .map((admin) => statusGroup(status, admin) + 1),
+    );
+    const users = sql.join(
+      groups.map((group) => sql`n[${sql.lit(group)}]`),
+      sql` + `,
+    );
+    const { rows } = await sql<{ sort_name: string; id: string; before: string }>`
+      select sort_name, id, before from (
+        select sort_name, id,
+          coalesce(sum(users) over (order by sort_name, id rows between unbounded preceding and 1 preceding), 0) as before
+        from (
+          select sort_name, id, ${users} as users from user_page_buckets
+          where org_id = ${orgId} and by_name = ${query.sort !== undefined}
+        ) b
+      ) b
+      where before <= ${position}
+      order by sort_name desc, id desc
+      limit 1`.execute(db);
+    const bucket = rows[0];
+    return bucket && { sortName: bucket.sort_name, id: bucket.id, before: Number(bucket.before) };
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
@@ -756,7 +739,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (!query.search && offset === 0) return firstPage(orgId, query);
-      if (!query.search && offset < ANCHORED_FROM) return shallowPage(orgId, query, offset);
+      if (!query.search && offset < BUCKETED_FROM) return shallowPage(orgId, query, offset);
       const counts = query.search
         ? await searchCounts(orgId, query)
         : { total: await countWithoutSearch(orgId, query), base: 0, countsKept: false };
@@ -769,17 +752,15 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 
       let ids: ReturnType<typeof pageIds> | ReturnType<typeof sparseSearchPageIds>;
       let ascending: boolean;
-      const anchor =
-        !query.search && ascendingOffset >= ANCHORED_FROM
-          ? await anchorBefore(orgId, query, ascendingOffset)
-          : undefined;
-      if (anchor) {
-        // Deep page: start at the nearest anchor, walk fewer than ANCHOR_SPACING rows.
+      const bucket =
+        !query.search && ascendingOffset >= BUCKETED_FROM ? await bucketOf(orgId, query, ascendingOffset) : undefined;
+      if (bucket) {
+        // Deep page: start at its bucket's key, walk past fewer than one bucket's users.
         ascending = true;
-        ids = pageIds(orgId, query, ascendingOffset - anchor.position, limit, true).where(
+        ids = pageIds(orgId, query, ascendingOffset - bucket.before, limit, true).where(
           query.sort === undefined
-            ? sql<boolean>`id >= ${anchor.id}`
-            : sql<boolean>`(sort_name, id) >= (${anchor.sort_name}, ${anchor.id})`,
+            ? sql<boolean>`id >= ${bucket.id}`
+            : sql<boolean>`(sort_name, id) >= (${bucket.sortName}, ${bucket.id})`,
         );
       } else {
         // Otherwise read from whichever end is nearer, so no page walks past more than half the list.

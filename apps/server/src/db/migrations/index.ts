@@ -11,6 +11,7 @@ import * as keptSearches from './0009-kept-searches.ts';
 import * as searchLists from './0010-search-lists.ts';
 import * as expiredPayloadsIndex from './0011-expired-payloads-index.ts';
 import * as heavySearches from './0012-heavy-searches.ts';
+import * as pageBuckets from './0013-page-buckets.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0010-search-lists': searchLists,
   '0011-expired-payloads-index': expiredPayloadsIndex,
   '0012-heavy-searches': heavySearches,
+  '0013-page-buckets': pageBuckets,
 };
 
 /**
