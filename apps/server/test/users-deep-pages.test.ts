@@ -225,4 +225,155 @@ describe('deep pages of a large organisation', () => {
       ).toEqual(await naivePage(server, orgId, deep));
     }
   });
+  const bucketSearches = async (search: string) =>
+    (
+      await server.database.db
+        .selectFrom('user_page_bucket_searches')
+        .select(['by_name', sql<number>`count(*)::int`.as('n')])
+        .where('org_id', '=', orgId)
+        .where('search', '=', search)
+        .groupBy('by_name')
+        .orderBy('by_name')
+        .execute()
+    ).map((row) => `${row.by_name ? 'name' : 'id'}: ${row.n}`);
+
+  // Searches of letters that "large.example" lacks: users hold them in their names and mailboxes.
+  const searchShapes: Omit<UserListQuery, 'pageNumber'>[] = [
+    { pageSize: 25, search: 's' },
+    { pageSize: 25, search: 'U', sort: 'name' },
+    { pageSize: 50, search: 'er', sort: '-name' },
+    { pageSize: 25, search: 'c' },
+    { pageSize: 25, search: 'i', status: 'active', sort: 'name' },
+    { pageSize: 10, search: 'n', isSystemAdmin: false, sort: '-name' },
+    { pageSize: 10, search: 'o', status: 'pending', isSystemAdmin: false },
+    // Every user holds it: the filters' own pages.
+    { pageSize: 25, search: '@large.ex', sort: 'name' },
+  ];
+
+  /** Pages from both ends, the middle and the far side of a bucket, each as a plain OFFSET query answers. */
+  async function expectSearchPagesExact(users: ReturnType<typeof createUsersRepository>, minPages = 40) {
+    for (const shape of searchShapes) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      const lastPage = Math.ceil(total / shape.pageSize);
+      expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(minPages);
+      const pages = [2, 41, Math.floor(lastPage / 3), Math.floor(lastPage / 2), lastPage - 41, lastPage - 1, lastPage];
+      for (const pageNumber of new Set(pages.filter((n) => n >= 1))) {
+        const query = { ...shape, pageNumber };
+        const page = await users.listUsers(orgId, query);
+        expect(page.total, JSON.stringify(query)).toBe(total);
+        expect(
+          page.users.map((u) => u.id),
+          JSON.stringify(query),
+        ).toEqual(await naivePage(server, orgId, query));
+      }
+    }
+  }
+
+  it("answers every deep page of a dense search exactly from the search's counts per page bucket", async () => {
+    const users = createUsersRepository(server.database.db, { bucketSearchesFrom: 0 });
+    await expectSearchPagesExact(users);
+    // Each search was counted once in every bucket of its order; '@large.ex' read the filters' buckets.
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from user_page_buckets where org_id = ${orgId} and by_name`.execute(server.database.db);
+    expect(await bucketSearches('s')).toEqual([`id: ${rows[0]?.n}`]);
+    expect(await bucketSearches('u')).toEqual([`name: ${rows[0]?.n}`]);
+    expect(await bucketSearches('@large.ex')).toEqual([]);
+  });
+
+  it("keeps a dense search's deep pages exact through writes: only the buckets they touched are counted again", async () => {
+    const { db } = server.database;
+    const users = createUsersRepository(db, { bucketSearchesFrom: 0 });
+    const query: UserListQuery = { pageSize: 25, pageNumber: 30, search: 'zq', sort: 'name' };
+    // No one holds 'zq' yet: 4,900 users who do, their names beside every third name of every bucket.
+    const spread = await sql<{ id: string; name: string }>`
+      select id, name from users where org_id = ${orgId} order by sort_name, id`.execute(db);
+    await insertUsers(
+      db,
+      spread.rows
+        .filter((_, n) => n % 3 === 1)
+        .map((user, n) => userRow(orgId, `${user.name} Zq`, `zq.${n}@large.example`)),
+    );
+    const before = await users.listUsers(orgId, query);
+    expect(before.users).toHaveLength(25);
+    expect(before.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    const counted = async () =>
+      (
+        await db
+          .selectFrom('user_page_bucket_searches')
+          .select(['id', 'sort_name', 'version', 'counted_at'])
+          .where('org_id', '=', orgId)
+          .where('search', '=', 'zq')
+          .where('by_name', '=', true)
+          .execute()
+      ).map((row) => JSON.stringify(row));
+    const countedBefore = await counted();
+    // The first user by name comes to hold it, by a change of e-mail alone: every later page shifts by one.
+    const first = spread.rows[0]?.id ?? '';
+    await sql`update users set email = 'zq.' || email, search_text = search_text || 'zq'
+      where org_id = ${orgId} and id = ${first}`.execute(db);
+    const after = await users.listUsers(orgId, query);
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users[1]?.id).toBe(before.users[0]?.id);
+    // Only the first bucket was counted again.
+    const countedAfter = await counted();
+    expect(countedAfter.filter((row) => !countedBefore.includes(row))).toHaveLength(1);
+    // Users added (2,500 that hold it, cutting a bucket), removed, renamed, of another status or user
+    // type, moved to another organisation.
+    await insertUsers(
+      db,
+      Array.from({ length: 2500 }, (_, n) =>
+        userRow(orgId, `Zqa ${String(n).padStart(4, '0')}`, `zqa.${n}@large.example`, {
+          status: n % 2 ? 'pending' : 'active',
+        }),
+      ),
+    );
+    await sql`delete from users where org_id = ${orgId} and id in (select id from users where org_id = ${orgId} order by id limit 200 offset 2000)`.execute(
+      db,
+    );
+    await sql`update users set sort_name = 'zz' || sort_name, status = 'disabled' where org_id = ${orgId} and id in (select id from users where org_id = ${orgId} order by id limit 150 offset 6000)`.execute(
+      db,
+    );
+    await sql`update users set email = replace(email, 'zq.', ''), search_text = replace(search_text, 'zq', '')
+      where org_id = ${orgId} and id in (select id from users where org_id = ${orgId} and strpos(search_text, 'zq') > 0 order by id limit 300 offset 100)`.execute(
+      db,
+    );
+    await sql`update users set is_system_admin = not is_system_admin where org_id = ${orgId} and id in (select id from users where org_id = ${orgId} and status = 'pending' order by sort_name limit 300)`.execute(
+      db,
+    );
+    await sql`update users set org_id = ${OTHER} where org_id = ${orgId} and id in (select id from users where org_id = ${orgId} order by sort_name limit 40 offset 900)`.execute(
+      db,
+    );
+    expect(await bucketMismatches(db)).toEqual([]);
+    const { total } = await users.listUsers(orgId, { ...query, pageNumber: 1 });
+    const { sort: _, ...unsorted } = query;
+    const queries: UserListQuery[] = [query, unsorted, { ...query, sort: '-name', status: 'pending' }];
+    for (const shape of queries) {
+      for (const pageNumber of [2, 60, Math.floor(total / 50), Math.ceil(total / 25) - 30]) {
+        const deep = { ...shape, pageNumber };
+        expect(
+          (await users.listUsers(orgId, deep)).users.map((u) => u.id),
+          JSON.stringify(deep),
+        ).toEqual(await naivePage(server, orgId, deep));
+      }
+    }
+    await expectSearchPagesExact(users, 0);
+  });
+
+  it('keeps the bucket counts of at most 16 searches and orders per organisation, the least recently counted dropped', async () => {
+    const users = createUsersRepository(server.database.db, { bucketSearchesFrom: 0 });
+    const counted: string[] = [];
+    for (const search of ['b', 'd', 'f', 'h', 'j', 'k', 't', 'v', 'z']) {
+      for (const sort of ['name', undefined] as const) {
+        await users.listUsers(orgId, { pageSize: 25, pageNumber: 3, search, ...(sort ? { sort } : {}) });
+        counted.push(`${search} ${sort ? 'name' : 'id'}`);
+      }
+    }
+    const kept = await server.database.db
+      .selectFrom('user_page_bucket_searches')
+      .select(['search', 'by_name'])
+      .distinct()
+      .where('org_id', '=', orgId)
+      .execute();
+    expect(kept.map((row) => `${row.search} ${row.by_name ? 'name' : 'id'}`).sort()).toEqual(counted.slice(2).sort());
+  });
 });

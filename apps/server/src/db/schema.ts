@@ -16,6 +16,7 @@ export interface Database {
   user_search_grams_pending: UserSearchGramsPendingTable;
   user_kept_searches: UserKeptSearchesTable;
   user_page_buckets: UserPageBucketsTable;
+  user_page_bucket_searches: UserPageBucketSearchesTable;
   user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
@@ -30,6 +31,20 @@ export interface UserPageBucketsTable {
   sort_name: string;
   id: string;
   n: number[];
+  /** A new value (from a sequence) with every change to the bucket's users or its cut (0014). */
+  version: Generated<string>;
+}
+
+/** A search's matches in one page bucket per status and user type, for one version of the bucket (0014). */
+export interface UserPageBucketSearchesTable {
+  org_id: string;
+  search: string;
+  by_name: boolean;
+  sort_name: string;
+  id: string;
+  version: ColumnType<string, string | number, string | number>;
+  n: number[];
+  counted_at: Generated<Date>;
 }
 
 /** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */

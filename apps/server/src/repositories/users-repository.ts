@@ -47,6 +47,8 @@ const BUCKETED_FROM = 5000;
 const MAX_LISTED_MATCHES = 50_000;
 /** At most this many lists are kept per organisation (800 KB each at most); the least recently built go first. */
 const MAX_SEARCH_LISTS = 16;
+/** The bucket counts (migration 0014) of at most this many searches and orders are kept per organisation. */
+const MAX_BUCKET_SEARCHES = 16;
 
 /**
  * How a search matches a user through the e-mail domain alone: a search without `@` when it is in
@@ -137,6 +139,13 @@ export interface UsersRepositoryOptions {
    * 206–220 ms with two instead of 300–535 ms alone); 0 where the database has none (PGlite).
    */
   parallelWalkWorkers?: number;
+  /**
+   * A page of a search that walking the ordered index would reach only past this many users (or
+   * more), or a search with more matches than its list may keep, is read from its counts per page
+   * bucket (migration 0014) instead: each bucket counted once for each of its versions. 0 always
+   * does so past a first page (tests of them).
+   */
+  bucketSearchesFrom?: number;
 }
 
 /** The longest of a search's kept grams (migration 0005): its distinct substrings of that length. */
@@ -165,6 +174,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   const walkUpTo = options.walkUpTo ?? 10_000;
   const walkDenseFrom = options.walkDenseFrom ?? 0.25;
   const parallelWalkWorkers = options.parallelWalkWorkers ?? 0;
+  const bucketSearchesFrom = options.bucketSearchesFrom ?? 20_000;
   /** The rows that match, the search tested as `test` says. */
   const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
@@ -541,8 +551,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * The page bucket (migration 0013) of the list's user at `position` (in ascending order, counted
    * from 0): its key and how many of the list's users come before it, from the buckets' counts of
-   * the list's statuses and user types. Undefined while the organisation has no buckets (a bulk load
-   * under way): the page is then walked from the nearer end.
+   * the list's statuses and user types, or from a search's counts per bucket (0014). Undefined
+   * while the organisation has no buckets (a bulk load under way): the page is then walked from the
+   * nearer end.
    */
   async function bucketOf(orgId: string, query: UserListQuery, position: number) {
     // The index in `n` of each status and user type the filters take (SQL arrays count from 1).
@@ -556,20 +567,87 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       groups.map((group) => sql`n[${sql.lit(group)}]`),
       sql` + `,
     );
+    const byName = query.sort !== undefined;
+    const counts = query.search
+      ? sql`select sort_name, id, ${users} as users from user_page_bucket_searches
+          where org_id = ${orgId} and search = ${query.search.toLowerCase()} and by_name = ${byName}`
+      : sql`select sort_name, id, ${users} as users from user_page_buckets
+          where org_id = ${orgId} and by_name = ${byName}`;
     const { rows } = await sql<{ sort_name: string; id: string; before: string }>`
       select sort_name, id, before from (
         select sort_name, id,
           coalesce(sum(users) over (order by sort_name, id rows between unbounded preceding and 1 preceding), 0) as before
-        from (
-          select sort_name, id, ${users} as users from user_page_buckets
-          where org_id = ${orgId} and by_name = ${query.sort !== undefined}
-        ) b
+        from (${counts}) b
       ) b
       where before <= ${position}
       order by sort_name desc, id desc
       limit 1`.execute(db);
     const bucket = rows[0];
     return bucket && { sortName: bucket.sort_name, id: bucket.id, before: Number(bucket.before) };
+  }
+
+  /**
+   * Counts a search in every page bucket of the list's order whose counts it lacks for the bucket's
+   * version (migration 0014): the users of a bucket are the next `n` users from its key, so each
+   * is an index-only walk of about 1,000 entries. Counts of buckets no longer there go first; the
+   * searches counted least recently go when the organisation keeps more than its limit of them.
+   */
+  async function countSearchInBuckets(orgId: string, query: UserListQuery): Promise<void> {
+    const search = query.search?.toLowerCase() ?? '';
+    const byName = query.sort !== undefined;
+    await sql`
+      delete from user_page_bucket_searches s
+      where s.org_id = ${orgId} and s.search = ${search} and s.by_name = ${byName} and not exists (
+        select 1 from user_page_buckets b
+        where b.org_id = s.org_id and b.by_name = s.by_name and b.sort_name = s.sort_name and b.id = s.id
+      )`.execute(db);
+    const groups = [1, 2, 3, 4, 5, 6, 7, 8].map(
+      (group) => sql`count(*) filter (where user_group(w.status, w.is_system_admin) = ${sql.lit(group)})`,
+    );
+    const bucketUsers = byName
+      ? sql`select u.status, u.is_system_admin, u.search_text from users u
+          where u.org_id = ${orgId} and (u.sort_name, u.id) >= (b.sort_name, b.id)
+          order by u.sort_name, u.id limit b.users`
+      : sql`select u.status, u.is_system_admin, u.search_text from users u
+          where u.org_id = ${orgId} and u.id >= b.id
+          order by u.id limit b.users`;
+    const { rows } = await sql<{ inserted: string }>`
+      with counted as (
+        insert into user_page_bucket_searches (org_id, search, by_name, sort_name, id, version, n)
+        select ${orgId}::uuid, ${search}, ${byName}, b.sort_name, b.id, b.version, c.n
+        from (
+          select b.sort_name, b.id, b.version,
+            b.n[1] + b.n[2] + b.n[3] + b.n[4] + b.n[5] + b.n[6] + b.n[7] + b.n[8] as users
+          from user_page_buckets b
+          left join user_page_bucket_searches s
+            on s.org_id = b.org_id and s.search = ${search} and s.by_name = b.by_name
+            and s.sort_name = b.sort_name and s.id = b.id
+          where b.org_id = ${orgId} and b.by_name = ${byName} and s.version is distinct from b.version
+          offset 0
+        ) b
+        cross join lateral (
+          select array[${sql.join(groups, sql`, `)}]::integer[] as n
+          from (${bucketUsers}) w where strpos(w.search_text, ${search}) > 0
+        ) c
+        order by b.sort_name, b.id
+        on conflict (org_id, search, by_name, sort_name, id) do update
+          set version = excluded.version, n = excluded.n, counted_at = now()
+        returning xmax = 0 as inserted
+      )
+      select count(*) filter (where inserted) as inserted from counted`.execute(db);
+    if (Number(rows[0]?.inserted ?? 0) === 0) return;
+    // New rows are most often a new search's (else a bucket's cut): past the limit, the searches
+    // counted least recently go. Rows another request holds are left to it, as the lists' cleanup does.
+    await sql`
+      delete from user_page_bucket_searches
+      where org_id = ${orgId} and (search, by_name, sort_name, id) in (
+        select search, by_name, sort_name, id from user_page_bucket_searches
+        where org_id = ${orgId} and (search, by_name) in (
+          select search, by_name from user_page_bucket_searches where org_id = ${orgId}
+          group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
+        )
+        for update skip locked
+      )`.execute(db);
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
@@ -734,70 +812,85 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     return built.length > 0 ? built : undefined;
   }
 
-  return {
-    /** One page of an organisation's users and the exact number that match the query. */
-    async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
-      const offset = (query.pageNumber - 1) * query.pageSize;
-      if (!query.search && offset === 0) return firstPage(orgId, query);
-      if (!query.search && offset < BUCKETED_FROM) return shallowPage(orgId, query, offset);
-      const counts = query.search
-        ? await searchCounts(orgId, query)
-        : { total: await countWithoutSearch(orgId, query), base: 0, countsKept: false };
-      const { total } = counts;
-      if (offset >= total) return { users: [], total };
-      const limit = Math.min(query.pageSize, total - offset);
-      const descending = query.sort === '-name';
-      // Position of the page's first row in ascending order: descending pages are read ascending.
-      const ascendingOffset = descending ? total - offset - limit : offset;
+  /** One page of an organisation's users and the exact number that match the query. */
+  async function listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
+    const offset = (query.pageNumber - 1) * query.pageSize;
+    if (!query.search && offset === 0) return firstPage(orgId, query);
+    if (!query.search && offset < BUCKETED_FROM) return shallowPage(orgId, query, offset);
+    const counts = query.search
+      ? await searchCounts(orgId, query)
+      : { total: await countWithoutSearch(orgId, query), base: 0, countsKept: false };
+    const { total } = counts;
+    if (offset >= total) return { users: [], total };
+    if (query.search && counts.countsKept && total === counts.base) {
+      // Every user with the filters holds the search (a text of the domain all share, say): the
+      // search's pages are the filters' pages, read from their page buckets.
+      const { search: _, ...filters } = query;
+      return { users: (await listUsers(orgId, filters)).users, total };
+    }
+    const limit = Math.min(query.pageSize, total - offset);
+    const descending = query.sort === '-name';
+    // Position of the page's first row in ascending order: descending pages are read ascending.
+    const ascendingOffset = descending ? total - offset - limit : offset;
+    // Without a bucket, a page is read from whichever end of the list is nearer, so that no page
+    // walks past more than half the list.
+    const fromEnd = ascendingOffset > total / 2;
+    const skip = fromEnd ? total - ascendingOffset - limit : ascendingOffset;
+    // With a search, walking the ordered index reads about (skip + limit) × base / total rows;
+    // the search's indexes read every match and sort them. Take the cheaper of the two (the
+    // walk while the organisation's kept domain counts are pending, and on a short list).
+    const base = query.search ? counts.base : total;
+    const walked = ((skip + limit) * base) / total;
+    const walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total;
 
-      let ids: ReturnType<typeof pageIds> | ReturnType<typeof sparseSearchPageIds>;
-      let ascending: boolean;
-      const bucket =
-        !query.search && ascendingOffset >= BUCKETED_FROM ? await bucketOf(orgId, query, ascendingOffset) : undefined;
-      if (bucket) {
-        // Deep page: start at its bucket's key, walk past fewer than one bucket's users.
-        ascending = true;
-        ids = pageIds(orgId, query, ascendingOffset - bucket.before, limit, true).where(
-          query.sort === undefined
-            ? sql<boolean>`id >= ${bucket.id}`
-            : sql<boolean>`(sort_name, id) >= (${bucket.sortName}, ${bucket.id})`,
-        );
-      } else {
-        // Otherwise read from whichever end is nearer, so no page walks past more than half the list.
-        const fromEnd = ascendingOffset > total / 2;
-        ascending = !fromEnd;
-        const skip = fromEnd ? total - ascendingOffset - limit : ascendingOffset;
-        // With a search, walking the ordered index reads about (skip + limit) × base / total rows;
-        // the search's indexes read every match and sort them. Take the cheaper of the two (the
-        // walk while the organisation's kept domain counts are pending, and on a short list).
-        const base = query.search ? counts.base : total;
-        const walk = !counts.countsKept || base <= walkUpTo || ((skip + limit) * base) / total < 3 * total;
-        // Past a sparse search's first page (from either end), its kept list of matches is read.
-        if (!walk && skip > 0 && total <= MAX_LISTED_MATCHES) {
-          const users = await searchListPage(orgId, query, ascendingOffset, limit);
-          if (users) {
-            if (descending) users.reverse();
-            return { users, total };
-          }
+    let bucket: Awaited<ReturnType<typeof bucketOf>>;
+    if (!query.search) {
+      if (ascendingOffset >= BUCKETED_FROM) bucket = await bucketOf(orgId, query, ascendingOffset);
+    } else if (counts.countsKept && skip > 0 && (walk ? walked >= bucketSearchesFrom : total > MAX_LISTED_MATCHES)) {
+      // A deep page of a search that many users hold: from its counts per bucket.
+      await countSearchInBuckets(orgId, query);
+      bucket = await bucketOf(orgId, query, ascendingOffset);
+    }
+
+    let ids: ReturnType<typeof pageIds> | ReturnType<typeof sparseSearchPageIds>;
+    let ascending: boolean;
+    if (bucket) {
+      // Deep page: start at its bucket's key, walk past fewer than one bucket's users.
+      ascending = true;
+      ids = pageIds(orgId, query, ascendingOffset - bucket.before, limit, true).where(
+        query.sort === undefined
+          ? sql<boolean>`id >= ${bucket.id}`
+          : sql<boolean>`(sort_name, id) >= (${bucket.sortName}, ${bucket.id})`,
+      );
+    } else {
+      ascending = !fromEnd;
+      // Past a sparse search's first page (from either end), its kept list of matches is read.
+      if (!walk && skip > 0 && total <= MAX_LISTED_MATCHES) {
+        const users = await searchListPage(orgId, query, ascendingOffset, limit);
+        if (users) {
+          if (descending) users.reverse();
+          return { users, total };
         }
-        ids = walk
-          ? pageIds(orgId, query, skip, limit, ascending)
-          : sparseSearchPageIds(
-              orgId,
-              query,
-              await matchingDomains(orgId, query.search?.toLowerCase() ?? ''),
-              skip,
-              limit,
-              ascending,
-            );
       }
+      ids = walk
+        ? pageIds(orgId, query, skip, limit, ascending)
+        : sparseSearchPageIds(
+            orgId,
+            query,
+            await matchingDomains(orgId, query.search?.toLowerCase() ?? ''),
+            skip,
+            limit,
+            ascending,
+          );
+    }
 
-      // The ids of the page come from an index-only walk; only those rows are read in full.
-      const users = await pageRows(orgId, ids.as('page'), query, ascending ? 'asc' : 'desc').execute();
-      if (ascending === descending) users.reverse();
-      return { users, total };
-    },
-  };
+    // The ids of the page come from an index-only walk; only those rows are read in full.
+    const users = await pageRows(orgId, ids.as('page'), query, ascending ? 'asc' : 'desc').execute();
+    if (ascending === descending) users.reverse();
+    return { users, total };
+  }
+
+  return { listUsers };
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
