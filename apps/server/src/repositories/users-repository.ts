@@ -146,6 +146,8 @@ export interface UsersRepositoryOptions {
    * does so past a first page (tests of them).
    */
   bucketSearchesFrom?: number;
+  /** A search's counts lacking in the buckets before a page are taken this many buckets at a time. */
+  bucketsCountedAtOnce?: number;
 }
 
 /** The longest of a search's kept grams (migration 0005): its distinct substrings of that length. */
@@ -175,6 +177,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   const walkDenseFrom = options.walkDenseFrom ?? 0.25;
   const parallelWalkWorkers = options.parallelWalkWorkers ?? 0;
   const bucketSearchesFrom = options.bucketSearchesFrom ?? 20_000;
+  const bucketsCountedAtOnce = options.bucketsCountedAtOnce ?? 50;
   /** The rows that match, the search tested as `test` says. */
   const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
@@ -548,36 +551,34 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     return { users, total };
   }
 
+  /** The index in a bucket's `n` (from 0) of each status and user type that the filters take. */
+  const groupsOf = (query: UserListQuery) =>
+    USER_STATUSES.filter((status) => query.status === undefined || status === query.status).flatMap((status) =>
+      [false, true]
+        .filter((admin) => query.isSystemAdmin === undefined || admin === query.isSystemAdmin)
+        .map((admin) => statusGroup(status, admin)),
+    );
+
   /**
    * The page bucket (migration 0013) of the list's user at `position` (in ascending order, counted
    * from 0): its key and how many of the list's users come before it, from the buckets' counts of
-   * the list's statuses and user types, or from a search's counts per bucket (0014). Undefined
-   * while the organisation has no buckets (a bulk load under way): the page is then walked from the
-   * nearer end.
+   * the list's statuses and user types. Undefined while the organisation has no buckets (a bulk load
+   * under way): the page is then walked from the nearer end.
    */
   async function bucketOf(orgId: string, query: UserListQuery, position: number) {
-    // The index in `n` of each status and user type the filters take (SQL arrays count from 1).
-    const groups = USER_STATUSES.filter((status) => query.status === undefined || status === query.status).flatMap(
-      (status) =>
-        [false, true]
-          .filter((admin) => query.isSystemAdmin === undefined || admin === query.isSystemAdmin)
-          .map((admin) => statusGroup(status, admin) + 1),
-    );
+    // SQL arrays count from 1.
     const users = sql.join(
-      groups.map((group) => sql`n[${sql.lit(group)}]`),
+      groupsOf(query).map((group) => sql`n[${sql.lit(group + 1)}]`),
       sql` + `,
     );
-    const byName = query.sort !== undefined;
-    const counts = query.search
-      ? sql`select sort_name, id, ${users} as users from user_page_bucket_searches
-          where org_id = ${orgId} and search = ${query.search.toLowerCase()} and by_name = ${byName}`
-      : sql`select sort_name, id, ${users} as users from user_page_buckets
-          where org_id = ${orgId} and by_name = ${byName}`;
     const { rows } = await sql<{ sort_name: string; id: string; before: string }>`
       select sort_name, id, before from (
         select sort_name, id,
           coalesce(sum(users) over (order by sort_name, id rows between unbounded preceding and 1 preceding), 0) as before
-        from (${counts}) b
+        from (
+          select sort_name, id, ${users} as users from user_page_buckets
+          where org_id = ${orgId} and by_name = ${query.sort !== undefined}
+        ) b
       ) b
       where before <= ${position}
       order by sort_name desc, id desc
@@ -587,23 +588,68 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
-   * Counts a search in every page bucket of the list's order whose counts it lacks for the bucket's
-   * version (migration 0014): the users of a bucket are the next `n` users from its key, so each
-   * is an index-only walk of about 1,000 entries. Counts of buckets no longer there go first; the
-   * searches counted least recently go when the organisation keeps more than its limit of them.
+   * The page bucket of a search's match at `position` (ascending, from 0, of `total` matches with
+   * the filters), from the search's counts per bucket (migration 0014). The buckets of the list's
+   * order are read from the nearer end with the counts they have for their present version; those
+   * they lack are counted (`countSearchInBuckets`), a few at a time, only until the position is
+   * reached. Undefined while the organisation has no buckets.
    */
-  async function countSearchInBuckets(orgId: string, query: UserListQuery): Promise<void> {
+  async function searchBucketOf(orgId: string, query: UserListQuery, position: number, total: number) {
     const search = query.search?.toLowerCase() ?? '';
     const byName = query.sort !== undefined;
+    const fromEnd = position > total / 2;
+    const direction = sql.raw(fromEnd ? 'desc' : 'asc');
     await sql`
       delete from user_page_bucket_searches s
       where s.org_id = ${orgId} and s.search = ${search} and s.by_name = ${byName} and not exists (
         select 1 from user_page_buckets b
         where b.org_id = s.org_id and b.by_name = s.by_name and b.sort_name = s.sort_name and b.id = s.id
       )`.execute(db);
-    const groups = [1, 2, 3, 4, 5, 6, 7, 8].map(
-      (group) => sql`count(*) filter (where user_group(w.status, w.is_system_admin) = ${sql.lit(group)})`,
-    );
+    const { rows: buckets } = await sql<{ sort_name: string; id: string; n: number[] | null }>`
+      select b.sort_name, b.id, case when s.version = b.version then s.n end as n
+      from user_page_buckets b
+      left join user_page_bucket_searches s
+        on s.org_id = b.org_id and s.search = ${search} and s.by_name = b.by_name
+        and s.sort_name = b.sort_name and s.id = b.id
+      where b.org_id = ${orgId} and b.by_name = ${byName}
+      order by b.sort_name ${direction}, b.id ${direction}`.execute(db);
+    const groups = groupsOf(query);
+    /** The matches with the filters among the list's buckets passed, from the nearer end. */
+    let passed = 0;
+    for (let from = 0; from < buckets.length; from += bucketsCountedAtOnce) {
+      const batch = buckets.slice(from, from + bucketsCountedAtOnce);
+      const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
+      if (lacking.length > 0) {
+        const counted = await countSearchInBuckets(orgId, search, byName, lacking);
+        for (const bucket of batch) bucket.n ??= counted.get(bucket.id) ?? null;
+      }
+      for (const bucket of batch) {
+        if (bucket.n === null) return undefined; // Cut or rebuilt meanwhile: walk instead.
+        const n = bucket.n;
+        const matches = groups.reduce((sum, group) => sum + (n[group] ?? 0), 0);
+        const before = fromEnd ? total - passed - matches : passed;
+        if (matches > 0 && (fromEnd ? before <= position : position < passed + matches)) {
+          return { sortName: bucket.sort_name, id: bucket.id, before };
+        }
+        passed += matches;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Counts a search in the page buckets of the list's order whose ids are `ids`, for their present
+   * version (migration 0014), and returns their counts by id: the users of a bucket are the next
+   * `n` users from its key, so each is an index-only walk of about 1,000 entries. When this adds a
+   * search's first counts, the searches counted least recently go past the organisation's limit.
+   */
+  async function countSearchInBuckets(
+    orgId: string,
+    search: string,
+    byName: boolean,
+    ids: readonly string[],
+  ): Promise<Map<string, number[]>> {
+    const groups = [1, 2, 3, 4, 5, 6, 7, 8].map((group) => sql`count(*) filter (where x.g = ${sql.lit(group)})`);
     const bucketUsers = byName
       ? sql`select u.status, u.is_system_admin, u.search_text from users u
           where u.org_id = ${orgId} and (u.sort_name, u.id) >= (b.sort_name, b.id)
@@ -611,43 +657,42 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       : sql`select u.status, u.is_system_admin, u.search_text from users u
           where u.org_id = ${orgId} and u.id >= b.id
           order by u.id limit b.users`;
-    const { rows } = await sql<{ inserted: string }>`
-      with counted as (
-        insert into user_page_bucket_searches (org_id, search, by_name, sort_name, id, version, n)
-        select ${orgId}::uuid, ${search}, ${byName}, b.sort_name, b.id, b.version, c.n
-        from (
-          select b.sort_name, b.id, b.version,
-            b.n[1] + b.n[2] + b.n[3] + b.n[4] + b.n[5] + b.n[6] + b.n[7] + b.n[8] as users
-          from user_page_buckets b
-          left join user_page_bucket_searches s
-            on s.org_id = b.org_id and s.search = ${search} and s.by_name = b.by_name
-            and s.sort_name = b.sort_name and s.id = b.id
-          where b.org_id = ${orgId} and b.by_name = ${byName} and s.version is distinct from b.version
-          offset 0
-        ) b
-        cross join lateral (
-          select array[${sql.join(groups, sql`, `)}]::integer[] as n
-          from (${bucketUsers}) w where strpos(w.search_text, ${search}) > 0
-        ) c
-        order by b.sort_name, b.id
-        on conflict (org_id, search, by_name, sort_name, id) do update
-          set version = excluded.version, n = excluded.n, counted_at = now()
-        returning xmax = 0 as inserted
-      )
-      select count(*) filter (where inserted) as inserted from counted`.execute(db);
-    if (Number(rows[0]?.inserted ?? 0) === 0) return;
-    // New rows are most often a new search's (else a bucket's cut): past the limit, the searches
-    // counted least recently go. Rows another request holds are left to it, as the lists' cleanup does.
-    await sql`
-      delete from user_page_bucket_searches
-      where org_id = ${orgId} and (search, by_name, sort_name, id) in (
-        select search, by_name, sort_name, id from user_page_bucket_searches
-        where org_id = ${orgId} and (search, by_name) in (
-          select search, by_name from user_page_bucket_searches where org_id = ${orgId}
-          group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
-        )
-        for update skip locked
-      )`.execute(db);
+    const { rows } = await sql<{ id: string; n: number[]; inserted: boolean }>`
+      insert into user_page_bucket_searches (org_id, search, by_name, sort_name, id, version, n)
+      select ${orgId}::uuid, ${search}, ${byName}, b.sort_name, b.id, b.version, c.n
+      from (
+        select b.sort_name, b.id, b.version,
+          b.n[1] + b.n[2] + b.n[3] + b.n[4] + b.n[5] + b.n[6] + b.n[7] + b.n[8] as users
+        from user_page_buckets b
+        where b.org_id = ${orgId} and b.by_name = ${byName} and b.id = any(${[...ids]}::uuid[])
+        offset 0
+      ) b
+      cross join lateral (
+        -- Each match's status and user type computed once (offset 0), not once for each of the counts.
+        select array[${sql.join(groups, sql`, `)}]::integer[] as n from (
+          select user_group(w.status, w.is_system_admin) as g
+          from (${bucketUsers}) w where strpos(w.search_text, ${search}) > 0 offset 0
+        ) x
+      ) c
+      order by b.sort_name, b.id
+      on conflict (org_id, search, by_name, sort_name, id) do update
+        set version = excluded.version, n = excluded.n, counted_at = now()
+      returning id, n, xmax = 0 as inserted`.execute(db);
+    if (rows.some((row) => row.inserted)) {
+      // New rows are most often a new search's (else a cut bucket's): past the limit, the searches
+      // counted least recently go. Rows another request holds are left to it, as the lists' cleanup does.
+      await sql`
+        delete from user_page_bucket_searches
+        where org_id = ${orgId} and (search, by_name, sort_name, id) in (
+          select search, by_name, sort_name, id from user_page_bucket_searches
+          where org_id = ${orgId} and (search, by_name) in (
+            select search, by_name from user_page_bucket_searches where org_id = ${orgId}
+            group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
+          )
+          for update skip locked
+        )`.execute(db);
+    }
+    return new Map(rows.map((row) => [row.id, row.n]));
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
@@ -848,8 +893,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       if (ascendingOffset >= BUCKETED_FROM) bucket = await bucketOf(orgId, query, ascendingOffset);
     } else if (counts.countsKept && skip > 0 && (walk ? walked >= bucketSearchesFrom : total > MAX_LISTED_MATCHES)) {
       // A deep page of a search that many users hold: from its counts per bucket.
-      await countSearchInBuckets(orgId, query);
-      bucket = await bucketOf(orgId, query, ascendingOffset);
+      bucket = await searchBucketOf(orgId, query, ascendingOffset, total);
     }
 
     let ids: ReturnType<typeof pageIds> | ReturnType<typeof sparseSearchPageIds>;
