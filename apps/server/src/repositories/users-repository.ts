@@ -616,39 +616,63 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const groups = groupsOf(query);
     /** The matches with the filters among the list's buckets passed, from the nearer end. */
     let passed = 0;
-    for (let from = 0; from < buckets.length; from += bucketsCountedAtOnce) {
-      const batch = buckets.slice(from, from + bucketsCountedAtOnce);
-      const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
-      if (lacking.length > 0) {
-        const counted = await countSearchInBuckets(orgId, search, byName, lacking);
-        for (const bucket of batch) bucket.n ??= counted.get(bucket.id) ?? null;
-      }
-      for (const bucket of batch) {
-        if (bucket.n === null) return undefined; // Cut or rebuilt meanwhile: walk instead.
-        const n = bucket.n;
-        const matches = groups.reduce((sum, group) => sum + (n[group] ?? 0), 0);
-        const before = fromEnd ? total - passed - matches : passed;
-        if (matches > 0 && (fromEnd ? before <= position : position < passed + matches)) {
-          return { sortName: bucket.sort_name, id: bucket.id, before };
+    let added = false;
+    try {
+      for (let from = 0; from < buckets.length; from += bucketsCountedAtOnce) {
+        const batch = buckets.slice(from, from + bucketsCountedAtOnce);
+        const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
+        if (lacking.length > 0) {
+          const counted = await countSearchInBuckets(orgId, search, byName, lacking);
+          added ||= counted.added;
+          for (const bucket of batch) bucket.n ??= counted.counts.get(bucket.id) ?? null;
         }
-        passed += matches;
+        for (const bucket of batch) {
+          if (bucket.n === null) return undefined; // Cut or rebuilt meanwhile: walk instead.
+          const n = bucket.n;
+          const matches = groups.reduce((sum, group) => sum + (n[group] ?? 0), 0);
+          const before = fromEnd ? total - passed - matches : passed;
+          if (matches > 0 && (fromEnd ? before <= position : position < passed + matches)) {
+            return { sortName: bucket.sort_name, id: bucket.id, before };
+          }
+          passed += matches;
+        }
       }
+      return undefined;
+    } finally {
+      if (added) await dropSearchesCountedLeastRecently(orgId);
     }
-    return undefined;
+  }
+
+  /**
+   * Past the organisation's limit of searches and orders counted per bucket, drops the counts of
+   * those counted least recently. Rows another request holds are left to it, as the lists' cleanup
+   * does. Run when a search's counts were added (most often a new search's; else a cut bucket's).
+   */
+  async function dropSearchesCountedLeastRecently(orgId: string): Promise<void> {
+    await sql`
+      delete from user_page_bucket_searches
+      where org_id = ${orgId} and (search, by_name, sort_name, id) in (
+        select search, by_name, sort_name, id from user_page_bucket_searches
+        where org_id = ${orgId} and (search, by_name) in (
+          select search, by_name from user_page_bucket_searches where org_id = ${orgId}
+          group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
+        )
+        for update skip locked
+      )`.execute(db);
   }
 
   /**
    * Counts a search in the page buckets of the list's order whose ids are `ids`, for their present
    * version (migration 0014), and returns their counts by id: the users of a bucket are the next
-   * `n` users from its key, so each is an index-only walk of about 1,000 entries. When this adds a
-   * search's first counts, the searches counted least recently go past the organisation's limit.
+   * `n` users from its key, so each is an index-only walk of about 1,000 entries; `added` when a
+   * bucket had no counts of the search before (not only older ones).
    */
   async function countSearchInBuckets(
     orgId: string,
     search: string,
     byName: boolean,
     ids: readonly string[],
-  ): Promise<Map<string, number[]>> {
+  ): Promise<{ counts: Map<string, number[]>; added: boolean }> {
     const groups = [1, 2, 3, 4, 5, 6, 7, 8].map((group) => sql`count(*) filter (where x.g = ${sql.lit(group)})`);
     const bucketUsers = byName
       ? sql`select u.status, u.is_system_admin, u.search_text from users u
@@ -678,21 +702,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       on conflict (org_id, search, by_name, sort_name, id) do update
         set version = excluded.version, n = excluded.n, counted_at = now()
       returning id, n, xmax = 0 as inserted`.execute(db);
-    if (rows.some((row) => row.inserted)) {
-      // New rows are most often a new search's (else a cut bucket's): past the limit, the searches
-      // counted least recently go. Rows another request holds are left to it, as the lists' cleanup does.
-      await sql`
-        delete from user_page_bucket_searches
-        where org_id = ${orgId} and (search, by_name, sort_name, id) in (
-          select search, by_name, sort_name, id from user_page_bucket_searches
-          where org_id = ${orgId} and (search, by_name) in (
-            select search, by_name from user_page_bucket_searches where org_id = ${orgId}
-            group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
-          )
-          for update skip locked
-        )`.execute(db);
-    }
-    return new Map(rows.map((row) => [row.id, row.n]));
+    return { counts: new Map(rows.map((row) => [row.id, row.n])), added: rows.some((row) => row.inserted) };
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
