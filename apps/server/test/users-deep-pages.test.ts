@@ -25,6 +25,34 @@ async function naivePage(server: TestServer, orgId: string, query: UserListQuery
   return rows.map((row) => row.id);
 }
 
+/**
+ * Asks for the given pages of each shape (from the count of its pages, more than `moreThan`) and
+ * expects each to hold the total of its first page and the rows of the plain OFFSET query.
+ */
+async function expectPagesExact(
+  server: TestServer,
+  orgId: string,
+  users: ReturnType<typeof createUsersRepository>,
+  shapes: readonly Omit<UserListQuery, 'pageNumber'>[],
+  pagesOf: (lastPage: number) => number[],
+  moreThan: number,
+) {
+  for (const shape of shapes) {
+    const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+    const lastPage = Math.ceil(total / shape.pageSize);
+    expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(moreThan);
+    for (const pageNumber of new Set(pagesOf(lastPage).filter((n) => n >= 1))) {
+      const query = { ...shape, pageNumber };
+      const page = await users.listUsers(orgId, query);
+      expect(page.total, JSON.stringify(query)).toBe(total);
+      expect(
+        page.users.map((u) => u.id),
+        JSON.stringify(query),
+      ).toEqual(await naivePage(server, orgId, query));
+    }
+  }
+}
+
 describe('deep pages of a large organisation', () => {
   let server: TestServer;
   let orgId: string;
@@ -103,20 +131,9 @@ describe('deep pages of a large organisation', () => {
       { pageSize: 25, search: 'ann', isSystemAdmin: false },
       { pageSize: 5, search: 'mit', status: 'pending', sort: 'name' },
     ];
-    for (const shape of searchShapes) {
-      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-      const lastPage = Math.ceil(total / shape.pageSize);
-      expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(3);
-      for (let pageNumber = 1; pageNumber <= lastPage + 1; pageNumber++) {
-        const query = { ...shape, pageNumber };
-        const page = await users.listUsers(orgId, query);
-        expect(page.total, JSON.stringify(query)).toBe(total);
-        expect(
-          page.users.map((u) => u.id),
-          JSON.stringify(query),
-        ).toEqual(await naivePage(server, orgId, query));
-      }
-    }
+    // Every page, and one past the last.
+    const everyPage = (lastPage: number) => Array.from({ length: lastPage + 1 }, (_, n) => n + 1);
+    await expectPagesExact(server, orgId, users, searchShapes, everyPage, 3);
     // Every shape went past its first page through a kept list, one per search, filters and order.
     expect((await searchLists()).length).toBe(searchShapes.length);
   });
@@ -252,23 +269,15 @@ describe('deep pages of a large organisation', () => {
   ];
 
   /** Pages from both ends, the middle and the far side of a bucket, each as a plain OFFSET query answers. */
-  async function expectSearchPagesExact(users: ReturnType<typeof createUsersRepository>, minPages = 40) {
-    for (const shape of searchShapes) {
-      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-      const lastPage = Math.ceil(total / shape.pageSize);
-      expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(minPages);
-      const pages = [2, 41, Math.floor(lastPage / 3), Math.floor(lastPage / 2), lastPage - 41, lastPage - 1, lastPage];
-      for (const pageNumber of new Set(pages.filter((n) => n >= 1))) {
-        const query = { ...shape, pageNumber };
-        const page = await users.listUsers(orgId, query);
-        expect(page.total, JSON.stringify(query)).toBe(total);
-        expect(
-          page.users.map((u) => u.id),
-          JSON.stringify(query),
-        ).toEqual(await naivePage(server, orgId, query));
-      }
-    }
-  }
+  const expectSearchPagesExact = (users: ReturnType<typeof createUsersRepository>, minPages = 40) =>
+    expectPagesExact(
+      server,
+      orgId,
+      users,
+      searchShapes,
+      (lastPage) => [2, 41, Math.floor(lastPage / 3), Math.floor(lastPage / 2), lastPage - 41, lastPage - 1, lastPage],
+      minPages,
+    );
 
   it("answers every deep page of a dense search exactly from the search's counts per page bucket", async () => {
     // Counted two buckets at a time, as far as each page needs from the nearer end.

@@ -167,8 +167,8 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
 }
 
 /**
- * Writes a bulk-loaded organisation's grams, heavy searches and page buckets (migration 0013) and ends its registration as pending,
- * in one transaction; from then on the triggers keep them. The organisation is new and its id known
+ * Writes a bulk-loaded organisation's grams, heavy searches and page buckets (migration 0013) and
+ * ends its registration as pending, in one transaction; from then on the triggers keep them. The organisation is new and its id known
  * only to the loader, so no other change can fall between the last batch and this.
  */
 async function writeSearchCounts(

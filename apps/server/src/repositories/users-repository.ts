@@ -599,12 +599,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const byName = query.sort !== undefined;
     const fromEnd = position > total / 2;
     const direction = sql.raw(fromEnd ? 'desc' : 'asc');
-    await sql`
-      delete from user_page_bucket_searches s
-      where s.org_id = ${orgId} and s.search = ${search} and s.by_name = ${byName} and not exists (
-        select 1 from user_page_buckets b
-        where b.org_id = s.org_id and b.by_name = s.by_name and b.sort_name = s.sort_name and b.id = s.id
-      )`.execute(db);
     const { rows: buckets } = await sql<{ sort_name: string; id: string; n: number[] | null }>`
       select b.sort_name, b.id, case when s.version = b.version then s.n end as n
       from user_page_buckets b
@@ -614,10 +608,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       where b.org_id = ${orgId} and b.by_name = ${byName}
       order by b.sort_name ${direction}, b.id ${direction}`.execute(db);
     const groups = groupsOf(query);
-    /** The matches with the filters among the list's buckets passed, from the nearer end. */
-    let passed = 0;
     let added = false;
-    try {
+    const locate = async () => {
+      /** The matches with the filters among the list's buckets passed, from the nearer end. */
+      let passed = 0;
       for (let from = 0; from < buckets.length; from += bucketsCountedAtOnce) {
         const batch = buckets.slice(from, from + bucketsCountedAtOnce);
         const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
@@ -638,17 +632,25 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         }
       }
       return undefined;
-    } finally {
-      if (added) await dropSearchesCountedLeastRecently(orgId);
-    }
+    };
+    const found = await locate();
+    if (added) await dropStaleBucketSearches(orgId);
+    return found;
   }
 
   /**
-   * Past the organisation's limit of searches and orders counted per bucket, drops the counts of
-   * those counted least recently. Rows another request holds are left to it, as the lists' cleanup
-   * does. Run when a search's counts were added (most often a new search's; else a cut bucket's).
+   * Drops the counts per bucket that are no longer read: those of buckets no longer there (a
+   * rebuild), and, past the organisation's limit of searches and orders, those counted least
+   * recently. Rows another request holds are left to it, as the lists' cleanup does. Run only when
+   * counts were added (a new search, a cut or rebuilt bucket), not with every deep page.
    */
-  async function dropSearchesCountedLeastRecently(orgId: string): Promise<void> {
+  async function dropStaleBucketSearches(orgId: string): Promise<void> {
+    await sql`
+      delete from user_page_bucket_searches s
+      where s.org_id = ${orgId} and not exists (
+        select 1 from user_page_buckets b
+        where b.org_id = s.org_id and b.by_name = s.by_name and b.sort_name = s.sort_name and b.id = s.id
+      )`.execute(db);
     await sql`
       delete from user_page_bucket_searches
       where org_id = ${orgId} and (search, by_name, sort_name, id) in (

@@ -18,7 +18,7 @@ const COUNTS_OF_R = `array[${[1, 2, 3, 4, 5, 6, 7, 8].map((g) => `count(*) filte
  * users, their search text included, and every cut gives the bucket a new version from a sequence
  * (never reused), so after a write only the buckets it touched are counted again (about 1,000 users
  * each) instead of the whole search. Rows of buckets that no longer exist (a rebuild) are dropped
- * when their search is read, and an organisation keeps the counts of its most recently counted
+ * when counts are next added, and an organisation keeps the counts of its most recently counted
  * searches only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
