@@ -72,7 +72,8 @@ async function importAgain<M>(address: string, attempt: number, importModule = i
 /**
  * A lazily loaded module, retried on failure (a chunk that did not arrive, a deploy in between).
  * Callers share one load while it is under way or done; after the last retry fails, the next call
- * starts afresh.
+ * starts afresh. `load` is the bare `import()` of the module, not mapped to a part of it: a retry
+ * imports the address the failure names and resolves to that module as it is.
  *
  * Each failed attempt raises `vite:preloadError` on the window (SPEC.md §8's generic event): the
  * first through Vite's preload helper, the retries through `importAgain`; each re-throws unless a
