@@ -78,4 +78,17 @@ describe.skipIf(!existsSync(path.join(DIST, 'index.html')))('the first render', 
     // No font from another host.
     expect(css).not.toMatch(/url\((?:https?:)?\/\//);
   });
+
+  // apps/web/build/early-calls-script.ts: the early calls leave as soon as their script arrives,
+  // and the rest of the first render is one file (a cold load 29 ms sooner than seven).
+  it('is two scripts: the early calls, which import nothing, and one bundle', () => {
+    const { html, scripts } = firstRender();
+    expect(scripts.map(({ file }) => file.replace(/-[\w-]{8}\.js$/, '.js')).sort()).toEqual([
+      '/assets/early-calls.js',
+      '/assets/index.js',
+    ]);
+    const early = scripts.find(({ file }) => file.includes('/early-calls-'));
+    expect(early?.code).not.toMatch(/\bimport\s*[{"'`(*\w]/);
+    expect(html).toMatch(/<script type="module" async crossorigin src="\/assets\/early-calls-/);
+  });
 });

@@ -47,6 +47,9 @@ export function earlyCallsScript(): Plugin {
     configResolved(config) {
       base = config.base;
     },
+    buildStart() {
+      earlyModules.clear(); // a rebuild in watch mode finds them again
+    },
     buildEnd() {
       const entry = [...this.getModuleIds()].find((id) => id.replaceAll('\\', '/').endsWith(`/${SOURCE}`));
       const pending = entry ? [entry] : [];
