@@ -30,12 +30,11 @@ import { SelectionBanner } from './selection-banner.tsx';
 import { LoadError, LoadingOverlay, NoResults, NotFound, Unauthorized } from './users-states.tsx';
 import { UsersTable } from './users-table.tsx';
 
-// The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads alongside
-// the first data instead of holding up the first render. The download starts at once.
-const usersPaginationModule = retryingImport(() => import('./users-pagination.tsx'))();
-// Handled where it is used (lazyPart); until then a failure is not an unhandled rejection.
-usersPaginationModule.catch(() => undefined);
-const UsersPagination = lazyPart(() => usersPaginationModule.then((module) => module.UsersPagination));
+// The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
+// first render asks for it, in a Suspense of its own, instead of holding up the rows.
+const UsersPagination = lazyPart(() =>
+  retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
+);
 
 export interface UsersPageProps {
   /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
