@@ -61,9 +61,10 @@ export interface DatabaseHandle {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // Migrations (an index build on a large table) may take longer than any request may.
-    const migrator = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1 }) }),
-    });
+    const migrationPool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+    // As the pool's below: a connection PostgreSQL closes while it ends must not end the process.
+    migrationPool.on('error', (error) => options.onPoolError?.(error));
+    const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
     try {
       await migrate(migrator);
     } finally {

@@ -81,5 +81,25 @@ export async function createScratchDatabase(adminUrl: string): Promise<{ url: st
   await admin(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.href, drop: () => admin(`drop database if exists ${name} with (force)`) };
+  // A pool's end() resolves before its connections have closed: dropped `with (force)` at once, a
+  // connection still closing got PostgreSQL's "terminating connection" as an error that nobody
+  // handled any more. The drop waits up to 5 s for them to go, and forces only those left.
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      for (let waited = 0; waited < 5_000; waited += 50) {
+        const { rows } = await client.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await client.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await client.end();
+    }
+  };
+  return { url: url.href, drop };
 }
