@@ -21,19 +21,21 @@ function firstRender() {
   const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
   return {
     html,
+    // The first render's Emotion styles, written into the head (apps/web/build/first-render-styles.ts).
+    inlineStyles: [...html.matchAll(/<style\b[^>]*>.*?<\/style>/gs)].map((match) => match[0]).join(''),
     scripts: files.filter((file) => file.endsWith('.js')).map((file) => ({ file, code: read(file) })),
     styles: files.filter((file) => file.endsWith('.css')).map((file) => ({ file, code: read(file) })),
   };
 }
 
 describe.skipIf(!existsSync(path.join(DIST, 'index.html')))('the first render', () => {
-  // Measured as the page benchmark measures it (e2e/bench/page-bench.ts): scripts and style sheets,
-  // each gzipped at level 9.
+  // Measured as the page benchmark measures it (e2e/bench/page-bench.ts): scripts, style sheets and
+  // the style elements of the HTML, each file and the style elements together gzipped at level 9.
   it(`loads at most ${BUDGET_KB} KB of JavaScript and CSS, gzipped`, () => {
-    const { scripts, styles } = firstRender();
-    const files = [...scripts, ...styles];
+    const { scripts, styles, inlineStyles } = firstRender();
+    const files = [...scripts, ...styles, { code: inlineStyles }];
     const bytes = files.reduce((sum, { code }) => sum + gzipSync(code, { level: 9 }).length, 0);
-    console.info(`first-render JavaScript and CSS: ${(bytes / 1000).toFixed(2)} KB gzip in ${files.length} files`);
+    console.info(`first-render JavaScript and CSS: ${(bytes / 1000).toFixed(2)} KB gzip in ${files.length} parts`);
     expect(bytes / 1000).toBeLessThanOrEqual(BUDGET_KB);
   });
 
@@ -62,6 +64,25 @@ describe.skipIf(!existsSync(path.join(DIST, 'index.html')))('the first render', 
         expect(code.includes(marker), `${marker} in ${file}`).toBe(false);
       }
     }
+  });
+
+  // Emotion adopts these when its cache is created, and the first render inserts none of them; the
+  // browser test of this is in startup.spec.ts.
+  it("carries the first render's Emotion styles in its head, minified, in Emotion's server-rendering form", () => {
+    const { html } = firstRender();
+    const head = html.slice(0, html.indexOf('</head>'));
+    const tags = [...head.matchAll(/<style data-emotion="([^"]+)">(.*?)<\/style>/gs)];
+    const main = tags.find(([, emotion]) => emotion?.startsWith('css '));
+    const ids = main?.[1]?.split(' ').slice(1) ?? [];
+    expect(ids.length).toBeGreaterThan(40);
+    // Each style's class is in the CSS: `.css-<id>`.
+    for (const id of ids) expect(main?.[2]).toContain(`.css-${id}`);
+    // CssBaseline's global styles, under their own name.
+    expect(tags.some(([, emotion, css]) => /^css-global \w+$/.test(emotion ?? '') && css?.includes('box-sizing'))).toBe(
+      true,
+    );
+    // Minified: no line breaks, no space after a colon.
+    for (const [, , css] of tags) expect(css).not.toMatch(/\n|: /);
   });
 
   it('bundles the variable font, each subset by unicode-range, and preloads none', () => {
