@@ -148,6 +148,11 @@ export interface UsersRepositoryOptions {
   bucketSearchesFrom?: number;
   /** A search's counts lacking in the buckets before a page are taken this many buckets at a time. */
   bucketsCountedAtOnce?: number;
+  /**
+   * A search's page that the walk was chosen for is walked past at most `factor` times the entries
+   * the estimate gives, and at least `least`; past them it is read as a sparse or dense search's page.
+   */
+  walkCap?: { factor: number; least: number };
 }
 
 /** The longest of a search's kept grams (migration 0005): its distinct substrings of that length. */
@@ -178,6 +183,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   const parallelWalkWorkers = options.parallelWalkWorkers ?? 0;
   const bucketSearchesFrom = options.bucketSearchesFrom ?? 20_000;
   const bucketsCountedAtOnce = options.bucketsCountedAtOnce ?? 50;
+  const walkCap = options.walkCap ?? { factor: 4, least: 20_000 };
   /** The rows that match, the search tested as `test` says. */
   const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
@@ -327,9 +333,37 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (row.kept) return { total: Number(row.kept_n), base, countsKept };
     if (row.n !== undefined && row.n !== null) return { total: Number(row.n), base, countsKept };
     const orgTotal = Number(row.org_total);
-    const dense = orgTotal > walkUpTo && walkUpTo > 0 && (await headsAtMost(orgId, search)) >= walkDenseFrom * orgTotal;
-    const walk = dense ? 'parallel' : orgTotal <= walkUpTo;
-    return { total: await countAndMaybeKeep(orgId, query, search, key, walk), base, countsKept };
+    let plan: CountPlan = orgTotal <= walkUpTo ? 'walk' : 'indexes';
+    if (plan === 'indexes' && walkUpTo > 0) {
+      const heads = await headsAtMost(orgId, search);
+      // No name or mailbox holds it: its users are those of its domains, whose counts are kept. A
+      // search that many may hold, or whose trigrams the index cannot narrow, is walked: the
+      // organisation's own index bounds the cost, where the trigram index's candidates are every
+      // organisation's users with a word that starts or ends so.
+      if (heads <= 0) plan = 'domains';
+      else if (heads >= walkDenseFrom * orgTotal || !(await trigramIndexServes(search))) plan = 'parallel';
+    }
+    return { total: await countAndMaybeKeep(orgId, query, search, key, plan), base, countsKept };
+  }
+
+  /** Whether the database's pg_trgm takes letters beyond ASCII for word characters (not in the C locale). */
+  let unicodeWordCharacters: Promise<boolean> | undefined;
+
+  /**
+   * Whether the trigram index can narrow a search: pg_trgm takes its trigrams from runs of word
+   * characters, and only a run of three or more gives one that is not padded (a word's start or end,
+   * "  d" or " us", which a large share of every organisation holds). Which characters are word
+   * characters is the database's: letters and digits of every script, or in the C locale ASCII's.
+   */
+  async function trigramIndexServes(search: string): Promise<boolean> {
+    unicodeWordCharacters ??= sql<{ unicode: boolean }>`select show_trgm('жжж') <> '{}' as unicode`
+      .execute(db)
+      .then(({ rows }) => rows[0]?.unicode === true);
+    const unicode = await unicodeWordCharacters.catch((error: unknown) => {
+      unicodeWordCharacters = undefined;
+      throw error;
+    });
+    return (unicode ? /[\p{L}\p{N}]{3}/u : /[a-z0-9]{3}/i).test(search);
   }
 
   /**
@@ -375,19 +409,30 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   type Counts = Map<string, { status: string; is_system_admin: boolean; n: number }>;
 
   /**
+   * How a longer search is counted: through the search's indexes, by walking the organisation's
+   * index (in parallel where the database can), or from its domains' kept counts alone.
+   */
+  type CountPlan = 'indexes' | 'walk' | 'parallel' | 'domains';
+
+  /**
    * A longer search's users per status and user type, and how many of them were found in the heads
    * (not through their domain). Through the search's indexes: those of the matching domains from the
    * kept domain counts, the others (the few whose name or mailbox holds it) through the trigram index
-   * of the heads. When `walk`: every user who holds it, by walking the organisation's index, less
-   * the domains' users for the heads.
+   * of the heads. When walked: every user who holds it, by walking the organisation's index, less
+   * the domains' users for the heads. From the `domains` alone when the kept counts say that no
+   * name or mailbox holds it but in a user whose domain does.
    */
-  async function countPerStatusAndType(on: Db, orgId: string, search: string, walk = false) {
+  async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan) {
+    const walk = plan === 'walk' || plan === 'parallel';
     let found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on);
     if (!walk) found = found.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`);
-    const inFound = await found
-      .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
-      .groupBy(['status', 'is_system_admin'])
-      .execute();
+    const inFound =
+      plan === 'domains'
+        ? []
+        : await found
+            .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+            .groupBy(['status', 'is_system_admin'])
+            .execute();
     const inDomains = await on
       .selectFrom('user_search_grams')
       .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
@@ -411,17 +456,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * Counts a longer search in one snapshot with the organisation's data version (repeatable read,
    * no locks: writers do not wait for it). When many names or mailboxes hold it, its counts are kept
-   * (migration 0009); otherwise the total is cached for the version it was counted at. `walk`
-   * counts by walking the organisation's index (a small organisation, or a search that many of its
-   * users may hold).
+   * (migration 0009); otherwise the total is cached for the version it was counted at. `plan` says
+   * how it is counted (`searchCounts` chooses).
    */
-  async function countAndMaybeKeep(
-    orgId: string,
-    query: UserListQuery,
-    search: string,
-    key: string,
-    walk: boolean | 'parallel',
-  ) {
+  async function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string, plan: CountPlan) {
     const counted = await db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -433,15 +471,15 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
           .executeTakeFirst();
         // A dense search reads every user of the organisation: in parallel where the database can
         // (PostgreSQL; the pool turns parallel plans off for pages, which never gain from them).
-        if (walk === 'parallel' && parallelWalkWorkers > 0) {
+        if (plan === 'parallel' && parallelWalkWorkers > 0) {
           await sql`set local max_parallel_workers_per_gather = ${sql.lit(parallelWalkWorkers)}`.execute(tx);
         }
-        return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search, walk !== false)) };
+        return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search, plan)) };
       });
     const { counts, foundInHeads } = counted;
     const version = counted.version === undefined ? undefined : String(counted.version);
     if (version !== undefined && foundInHeads >= keepSearchesFrom) {
-      const kept = await keepSearch(orgId, search, version, counts, walk !== false);
+      const kept = await keepSearch(orgId, search, version, counts, plan);
       if (kept) return totalOf(kept, query);
     }
     const total = totalOf(counts, query);
@@ -472,7 +510,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     search: string,
     version: string,
     counted: Counts,
-    walk: boolean,
+    plan: CountPlan,
   ): Promise<Counts | undefined> {
     return db.transaction().execute(async (tx) => {
       const now = await tx
@@ -489,7 +527,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         .executeTakeFirstOrThrow();
       if (Number(searches) >= maxKeptSearches) return undefined;
       const counts =
-        String(now.version) === version ? counted : (await countPerStatusAndType(tx, orgId, search, walk)).counts;
+        String(now.version) === version
+          ? counted
+          : (await countPerStatusAndType(tx, orgId, search, plan === 'parallel' ? 'walk' : plan)).counts;
       if (counts.size === 0) return counts;
       const rows = [...counts.values()]
         .sort((a, b) =>
@@ -707,6 +747,37 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     return { counts: new Map(rows.map((row) => [row.id, row.n])), added: rows.some((row) => row.inserted) };
   }
 
+  /**
+   * `pageIds` of a search, walking at most the first `cap` entries of the filters' list in the
+   * given direction: fewer than `limit` ids when the page lies past them.
+   */
+  function cappedPageIds(
+    orgId: string,
+    query: UserListQuery,
+    skip: number,
+    limit: number,
+    ascending: boolean,
+    cap: number,
+  ) {
+    const { search, ...filters } = query;
+    const direction = ascending ? 'asc' : 'desc';
+    const entries = matching(orgId, filters).select(['id', 'sort_name', 'search_text']);
+    const walked = (
+      query.sort === undefined
+        ? entries.orderBy('id', direction)
+        : entries.orderBy('sort_name', direction).orderBy('id', direction)
+    ).limit(cap);
+    const ids = db
+      .selectFrom(walked.as('w'))
+      .select('w.id as id')
+      .where(sql<boolean>`strpos(w.search_text, ${search?.toLowerCase() ?? ''}) > 0`);
+    const ordered =
+      query.sort === undefined
+        ? ids.orderBy('w.id', direction)
+        : ids.orderBy('w.sort_name', direction).orderBy('w.id', direction);
+    return ordered.offset(skip).limit(limit);
+  }
+
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
   function pageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
     const direction = ascending ? 'asc' : 'desc';
@@ -722,11 +793,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * The matches of a search whose matches are sparse, with the filters: from the search's indexes
    * alone (`offset 0` keeps the planner from mixing in the filters' indexes), then filtered.
    */
-  function sparseMatches(orgId: string, query: UserListQuery, domains: readonly string[]) {
+  function sparseMatches(orgId: string, query: UserListQuery, test: SearchTest) {
     const matches = matching(
       orgId,
       { pageSize: 1, pageNumber: 1, ...(query.search ? { search: query.search } : {}) },
-      domains,
+      test,
     )
       .select(['id', 'sort_name', 'status', 'is_system_admin'])
       .offset(0);
@@ -740,13 +811,13 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   function sparseSearchPageIds(
     orgId: string,
     query: UserListQuery,
-    domains: readonly string[],
+    test: SearchTest,
     skip: number,
     limit: number,
     ascending: boolean,
   ) {
     const direction = ascending ? 'asc' : 'desc';
-    const ids = sparseMatches(orgId, query, domains).select('matches.id as id');
+    const ids = sparseMatches(orgId, query, test).select('matches.id as id');
     const ordered =
       query.sort === undefined
         ? ids.orderBy('matches.id', direction)
@@ -756,17 +827,23 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 
   /**
    * Builds the list of a sparse search's matches (search, filters and order, as `listKey` names
-   * them) for the organisation's data version, unless a write moves the version first: the INSERT
+   * them; through the search's indexes when the trigram index serves it, else by walking the
+   * organisation's index) for the organisation's data version, unless a write moves the version first: the INSERT
    * stores it only if its own snapshot still has the version read before the domains, so the list,
    * its domains and its version are of one state of the data. Never replaces a list of a newer
    * version. False when nothing could be built, and the caller reads the page without a list.
    */
-  async function buildSearchList(orgId: string, query: UserListQuery, listKey: string): Promise<boolean> {
+  async function buildSearchList(
+    orgId: string,
+    query: UserListQuery,
+    listKey: string,
+    trigramServes: boolean,
+  ): Promise<boolean> {
     const version = await versionOf(orgId);
     if (version === undefined) return false;
-    const domains = await matchingDomains(orgId, query.search?.toLowerCase() ?? '');
+    const test = trigramServes ? await matchingDomains(orgId, query.search?.toLowerCase() ?? '') : 'walk';
     const order = query.sort === undefined ? sql`matches.id` : sql`matches.sort_name, matches.id`;
-    const list = sparseMatches(orgId, query, domains).select(
+    const list = sparseMatches(orgId, query, test).select(
       sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids'),
     );
     try {
@@ -845,6 +922,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     query: UserListQuery,
     from: number,
     limit: number,
+    trigramServes: boolean,
   ): Promise<ListedUser[] | undefined> {
     const listKey = JSON.stringify([
       query.sort === undefined ? 'id' : 'name',
@@ -864,7 +942,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const read = () => pageRows(orgId, ids.as('page'), query, 'asc').execute();
     const users = await read();
     if (users.length > 0) return users;
-    if (!(await buildSearchList(orgId, query, listKey))) return undefined;
+    if (!(await buildSearchList(orgId, query, listKey, trigramServes))) return undefined;
     const built = await read();
     return built.length > 0 ? built : undefined;
   }
@@ -898,13 +976,43 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // walk while the organisation's kept domain counts are pending, and on a short list).
     const base = query.search ? counts.base : total;
     const walked = ((skip + limit) * base) / total;
-    const walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total;
+    const search = query.search?.toLowerCase() ?? '';
+    // A search the trigram index cannot narrow has its matches read by walking the organisation's
+    // index, all of them: walking to a page that lies near costs less.
+    const served = !search || (await trigramIndexServes(search));
+    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < bucketSearchesFrom);
+    /** The walk met its cap: its matches are bunched, and the page is read as a sparse search's. */
+    let capped = false;
+
+    const bucketed = skip > 0 && walked >= bucketSearchesFrom;
+    if (query.search && walk && !bucketed && counts.countsKept && base > walkUpTo) {
+      // The estimate takes the matches as spread evenly through the list's order; when they are
+      // bunched far from where the walk starts (a name's letters in the order by name, a script that
+      // sorts last), the walk reads most of the list. It reads at most `walkCap` entries, and a page
+      // it could not finish in them is read as a sparse or dense search's page is.
+      const cap = Math.ceil(Math.max(walkCap.factor * walked, walkCap.least));
+      if (cap < base) {
+        const users = await pageRows(
+          orgId,
+          cappedPageIds(orgId, query, skip, limit, !fromEnd, cap).as('page'),
+          query,
+          fromEnd ? 'desc' : 'asc',
+        ).execute();
+        if (users.length === limit) {
+          if (fromEnd !== descending) users.reverse();
+          return { users, total };
+        }
+        walk = false;
+        capped = true;
+      }
+    }
 
     let bucket: Awaited<ReturnType<typeof bucketOf>>;
     if (!query.search) {
       if (ascendingOffset >= BUCKETED_FROM) bucket = await bucketOf(orgId, query, ascendingOffset);
-    } else if (counts.countsKept && skip > 0 && (walk ? walked >= bucketSearchesFrom : total > MAX_LISTED_MATCHES)) {
-      // A deep page of a search that many users hold: from its counts per bucket.
+    } else if (counts.countsKept && (walk ? bucketed : total > MAX_LISTED_MATCHES)) {
+      // A deep page of a search that many users hold (or one whose walk met its cap): from its
+      // counts per bucket.
       bucket = await searchBucketOf(orgId, query, ascendingOffset, total);
     }
 
@@ -920,9 +1028,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       );
     } else {
       ascending = !fromEnd;
-      // Past a sparse search's first page (from either end), its kept list of matches is read.
-      if (!walk && skip > 0 && total <= MAX_LISTED_MATCHES) {
-        const users = await searchListPage(orgId, query, ascendingOffset, limit);
+      // Past a sparse search's first page (from either end), its kept list of matches is read; so is
+      // the first page of one whose walk met its cap or that the trigram index cannot narrow: their
+      // matches are then read once for the list, not for every page.
+      if (!walk && (skip > 0 || capped || !served) && total <= MAX_LISTED_MATCHES) {
+        const users = await searchListPage(orgId, query, ascendingOffset, limit, served);
         if (users) {
           if (descending) users.reverse();
           return { users, total };
@@ -933,7 +1043,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         : sparseSearchPageIds(
             orgId,
             query,
-            await matchingDomains(orgId, query.search?.toLowerCase() ?? ''),
+            served ? await matchingDomains(orgId, search) : 'walk',
             skip,
             limit,
             ascending,
