@@ -1,8 +1,8 @@
 import { USER_STATUSES, type UserListQuery } from '@users-admin/contract';
-import { type AliasedSelectQueryBuilder, type RawBuilder, sql } from 'kysely';
+import { type AliasedSelectQueryBuilder, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { MAX_KEPT_SEARCHES } from '../db/heavy-searches.ts';
-import type { UserRow } from '../db/schema.ts';
+import type { Database, UserRow } from '../db/schema.ts';
 import { statusGroup } from '../db/search-grams.ts';
 import { escapeLike, MAX_GRAM_LENGTH, SEARCH_SEPARATOR, searchGrams } from '../lib/user-text.ts';
 
@@ -160,6 +160,17 @@ function longestGramsOf(search: string): string[] {
   return [...searchGrams(search)].filter(
     (gram) => !gram.startsWith(SEARCH_SEPARATOR) && [...gram].length === MAX_GRAM_LENGTH,
   );
+}
+
+/** A select of users in the list's order: unsorted is the order they joined (their ids). */
+function inListOrder<O>(
+  select: SelectQueryBuilder<Database, 'users', O>,
+  query: UserListQuery,
+  direction: 'asc' | 'desc',
+): SelectQueryBuilder<Database, 'users', O> {
+  return query.sort === undefined
+    ? select.orderBy('id', direction)
+    : select.orderBy('sort_name', direction).orderBy('id', direction);
 }
 
 /** The filters of a query as one SQL condition, for aggregates over several of their rows. */
@@ -552,12 +563,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    */
   async function firstPage(orgId: string, query: UserListQuery): Promise<UserPage> {
     const direction = query.sort === '-name' ? 'desc' : 'asc';
-    let select = matching(orgId, query).select([...listedColumns, keptCount(orgId, query).as('total')]);
-    select =
-      query.sort === undefined
-        ? select.orderBy('id', direction)
-        : select.orderBy('sort_name', direction).orderBy('id', direction);
-    const rows = await select.limit(query.pageSize).execute();
+    const select = matching(orgId, query).select([...listedColumns, keptCount(orgId, query).as('total')]);
+    const rows = await inListOrder(select, query, direction).limit(query.pageSize).execute();
     const users: ListedUser[] = rows.map(({ total: _, ...user }) => user);
     return { users, total: Number(rows[0]?.total ?? 0) };
   }
@@ -762,11 +769,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const { search, ...filters } = query;
     const direction = ascending ? 'asc' : 'desc';
     const entries = matching(orgId, filters).select(['id', 'sort_name', 'search_text']);
-    const walked = (
-      query.sort === undefined
-        ? entries.orderBy('id', direction)
-        : entries.orderBy('sort_name', direction).orderBy('id', direction)
-    ).limit(cap);
+    const walked = inListOrder(entries, query, direction).limit(cap);
     const ids = db
       .selectFrom(walked.as('w'))
       .select('w.id as id')
@@ -780,13 +783,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
   function pageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
-    const direction = ascending ? 'asc' : 'desc';
     const ids = matching(orgId, query).select('id');
-    const ordered =
-      query.sort === undefined
-        ? ids.orderBy('id', direction)
-        : ids.orderBy('sort_name', direction).orderBy('id', direction);
-    return ordered.offset(skip).limit(limit);
+    return inListOrder(ids, query, ascending ? 'asc' : 'desc')
+      .offset(skip)
+      .limit(limit);
   }
 
   /**
@@ -841,11 +841,20 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   ): Promise<boolean> {
     const version = await versionOf(orgId);
     if (version === undefined) return false;
-    const test = trigramServes ? await matchingDomains(orgId, query.search?.toLowerCase() ?? '') : 'walk';
     const order = query.sort === undefined ? sql`matches.id` : sql`matches.sort_name, matches.id`;
-    const list = sparseMatches(orgId, query, test).select(
-      sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids'),
-    );
+    const ids = sql<string[]>`coalesce(array_agg(matches.id order by ${order}), '{}')`.as('ids');
+    // Walked, the matches are read from the filters' ordered index up to the most a list holds
+    // (which the caller's total does not pass): without that bound the planner, which takes a
+    // third of the rows to hold any text, read every organisation's users and sorted them.
+    const list = trigramServes
+      ? sparseMatches(orgId, query, await matchingDomains(orgId, query.search?.toLowerCase() ?? '')).select(ids)
+      : db
+          .selectFrom(
+            inListOrder(matching(orgId, query).select(['id', 'sort_name']), query, 'asc')
+              .limit(MAX_LISTED_MATCHES)
+              .as('matches'),
+          )
+          .select(ids);
     try {
       await db
         .insertInto('user_search_lists')
@@ -977,10 +986,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const base = query.search ? counts.base : total;
     const walked = ((skip + limit) * base) / total;
     const search = query.search?.toLowerCase() ?? '';
-    // A search the trigram index cannot narrow has its matches read by walking the organisation's
-    // index, all of them: walking to a page that lies near costs less.
+    // A search the trigram index cannot narrow has its matches read by walking the whole list (for
+    // its kept list): walking to a page within the first quarter of that costs less.
     const served = !search || (await trigramIndexServes(search));
-    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < bucketSearchesFrom);
+    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < base / 4);
     /** The walk met its cap: its matches are bunched, and the page is read as a sparse search's. */
     let capped = false;
 
