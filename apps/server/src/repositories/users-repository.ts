@@ -828,10 +828,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * Builds the list of a sparse search's matches (search, filters and order, as `listKey` names
    * them; through the search's indexes when the trigram index serves it, else by walking the
-   * organisation's index) for the organisation's data version, unless a write moves the version first: the INSERT
-   * stores it only if its own snapshot still has the version read before the domains, so the list,
-   * its domains and its version are of one state of the data. Never replaces a list of a newer
-   * version. False when nothing could be built, and the caller reads the page without a list.
+   * organisation's index) for the organisation's data version, unless a write moves the version
+   * first: the INSERT stores it only if its own snapshot still has the version read before the
+   * domains, so the list, its domains and its version are of one state of the data. Never replaces
+   * a list of a newer version. False when nothing could be built, and the caller reads the page
+   * without a list.
    */
   async function buildSearchList(
     orgId: string,
