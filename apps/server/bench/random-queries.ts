@@ -27,7 +27,9 @@ export function randomQueries(texts: readonly string[], count: number, seed: num
       .slice(start, start + length)
       .join('')
       .trim();
-    if (search.length > 1 && next() < 0.2) search = search.slice(0, -1) + pick(['.', ' ', 'q', '-', '@']);
+    // By characters, not UTF-16 units: half a surrogate pair cannot be put in an address.
+    if ([...search].length > 1 && next() < 0.2)
+      search = [...search].slice(0, -1).join('') + pick(['.', ' ', 'q', '-', '@']);
     if (!search) continue;
     const query: UserListQuery = {
       search,
