@@ -182,7 +182,10 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   await app.listen({ host: '127.0.0.1', port });
   const { jar } = await signIn(config.publicUrl, email, 'bench');
   const cookie = jar.header();
-  const repository = createUsersRepository(database.db, { parallelWalkWorkers: engine === 'postgres' ? 2 : 0 });
+  const repository = createUsersRepository(database.db, {
+    parallelWalkWorkers: engine === 'postgres' ? 2 : 0,
+    countBucketsAhead: engine === 'postgres',
+  });
   // The request's SQL run directly: the session lookup of the bench's session (signed in just now,
   // the newest), then the list's statements, one after the other as the server runs them.
   const { id: sessionHash } = await database.db

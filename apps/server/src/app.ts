@@ -64,6 +64,7 @@ export async function buildApp(
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db, {
     parallelWalkWorkers: database.engine === 'postgres' ? 2 : 0,
+    countBucketsAhead: database.engine === 'postgres',
     ...options.users,
   });
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });

@@ -428,9 +428,10 @@ describe('deep pages of a large organisation', () => {
           pageSize: fc.constantFrom(5, 25, 100),
           page: fc.double({ min: 0, max: 1, noNaN: true }),
           atOnce: fc.integer({ min: 1, max: 6 }),
+          ahead: fc.boolean(),
           writes: fc.array(write, { maxLength: 3 }),
         }),
-        async ({ search, status, isSystemAdmin, sort, pageSize, page, atOnce, writes }) => {
+        async ({ search, status, isSystemAdmin, sort, pageSize, page, atOnce, ahead, writes }) => {
           for (const change of writes) {
             const at = 'at' in change ? change.at : 0;
             const one = sql`(select id from users where org_id = ${orgId} order by sort_name, id limit 1 offset ${at})`;
@@ -450,7 +451,11 @@ describe('deep pages of a large organisation', () => {
               await sql`delete from users where org_id = ${orgId} and id = ${one}`.execute(db);
             }
           }
-          const users = createUsersRepository(db, { bucketSearchesFrom: 0, bucketsCountedAtOnce: atOnce });
+          const users = createUsersRepository(db, {
+            bucketSearchesFrom: 0,
+            bucketsCountedAtOnce: atOnce,
+            countBucketsAhead: ahead,
+          });
           const shape: UserListQuery = {
             pageSize,
             pageNumber: 1,

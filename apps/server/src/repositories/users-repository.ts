@@ -153,6 +153,11 @@ export interface UsersRepositoryOptions {
    * the estimate gives, and at least `least`; past them it is read as a sparse or dense search's page.
    */
   walkCap?: { factor: number; least: number };
+  /**
+   * A search's deep page counts the next batch of buckets while it reads one: on PostgreSQL the two
+   * run on two connections, at the cost of at most one batch counted that the page did not need.
+   */
+  countBucketsAhead?: boolean;
 }
 
 /** The longest of a search's kept grams (migration 0005): its distinct substrings of that length. */
@@ -195,6 +200,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   const bucketSearchesFrom = options.bucketSearchesFrom ?? 20_000;
   const bucketsCountedAtOnce = options.bucketsCountedAtOnce ?? 50;
   const walkCap = options.walkCap ?? { factor: 4, least: 20_000 };
+  const countBucketsAhead = options.countBucketsAhead ?? false;
   /** The rows that match, the search tested as `test` says. */
   const matching = (orgId: string, query: UserListQuery, test: SearchTest = 'walk', on: Db = db) => {
     let select = on.selectFrom('users').where('org_id', '=', orgId);
@@ -655,19 +661,27 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       where b.org_id = ${orgId} and b.by_name = ${byName}
       order by b.sort_name ${direction}, b.id ${direction}`.execute(db);
     const groups = groupsOf(query);
+    const size = bucketsCountedAtOnce;
     let added = false;
+    /** Counts the buckets from `from` on (a batch) that lack counts for their present version. */
+    const count = async (from: number) => {
+      const batch = buckets.slice(from, from + size);
+      const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
+      if (lacking.length === 0) return;
+      const counted = await countSearchInBuckets(orgId, search, byName, lacking);
+      added ||= counted.added;
+      for (const bucket of batch) bucket.n ??= counted.counts.get(bucket.id) ?? null;
+    };
+    /** The next batch's count, started while a batch is read (`countBucketsAhead`). */
+    let ahead: Promise<void> | undefined;
     const locate = async () => {
       /** The matches with the filters among the list's buckets passed, from the nearer end. */
       let passed = 0;
-      for (let from = 0; from < buckets.length; from += bucketsCountedAtOnce) {
-        const batch = buckets.slice(from, from + bucketsCountedAtOnce);
-        const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
-        if (lacking.length > 0) {
-          const counted = await countSearchInBuckets(orgId, search, byName, lacking);
-          added ||= counted.added;
-          for (const bucket of batch) bucket.n ??= counted.counts.get(bucket.id) ?? null;
-        }
-        for (const bucket of batch) {
+      for (let from = 0; from < buckets.length; from += size) {
+        const counting = ahead ?? count(from);
+        ahead = countBucketsAhead && from + size < buckets.length ? count(from + size) : undefined;
+        await counting;
+        for (const bucket of buckets.slice(from, from + size)) {
           if (bucket.n === null) return undefined; // Cut or rebuilt meanwhile: walk instead.
           const n = bucket.n;
           const matches = groups.reduce((sum, group) => sum + (n[group] ?? 0), 0);
@@ -681,6 +695,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       return undefined;
     };
     const found = await locate();
+    // A batch counted ahead and not needed keeps its counts for later pages; nobody waits for it.
+    ahead?.catch(() => undefined);
     if (added) await dropStaleBucketSearches(orgId);
     return found;
   }
