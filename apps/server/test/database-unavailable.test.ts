@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
 import { findPostgresBin, startThrowawayPostgres } from '../../../scripts/throwaway-postgres.mjs';
@@ -124,6 +125,29 @@ describe.skipIf(skipReason !== undefined)('PostgreSQL stopped while the server r
     let answer = await timed(USERS);
     while (answer.status !== 200 && performance.now() - thawed < 10_000) answer = await timed(USERS);
     expect(answer.status).toBe(200);
+  });
+
+  it('keeps serving when PostgreSQL ends the connections of requests in flight (an administrator, a failover)', async () => {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    try {
+      const answers: number[] = [];
+      for (let round = 0; round < 25; round++) {
+        const requests = Array.from({ length: 10 }, (_, index) =>
+          timed(index % 2 ? USERS : `${USERS}?sort=name&filter%5Bquery%5D=a&page%5Bnumber%5D=3`),
+        );
+        await new Promise((resolve) => setTimeout(resolve, round % 5));
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        for (const answer of await Promise.all(requests)) answers.push(answer.status);
+      }
+      // Each answer is the page or the database's 503 (never a 500), and this process is still here.
+      expect(answers.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      expect((await timed(USERS)).status).toBe(200);
+    } finally {
+      await admin.end();
+    }
   });
 
   it('answers 503 with a JSON:API error within 5 s, and recovers by itself when PostgreSQL returns', async () => {

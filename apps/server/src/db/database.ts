@@ -87,6 +87,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle connection that PostgreSQL closes (stop, restart, failover) is reported here; without
     // a listener the pool's 'error' event would end the process. The pool opens new ones on demand.
     pool.on('error', (error) => options.onPoolError?.(error));
+    // So is one closed while it is checked out: its statement fails as any other, but the pool listens
+    // only to idle connections, and the connection's own 'error' event, with no listener, ended the
+    // process (seen when backends were terminated in the middle of a deep page's bucket counts).
+    pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

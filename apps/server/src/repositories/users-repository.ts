@@ -672,14 +672,23 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       added ||= counted.added;
       for (const bucket of batch) bucket.n ??= counted.counts.get(bucket.id) ?? null;
     };
-    /** The next batch's count, started while a batch is read (`countBucketsAhead`). */
+    /**
+     * The next batch's count, started while a batch is read (`countBucketsAhead`). Marked handled at
+     * once: the page may not need it, or fail first, and a rejection nobody awaits must not be
+     * taken for an unhandled one (which ends the process).
+     */
     let ahead: Promise<void> | undefined;
+    const countAhead = (from: number) => {
+      const counting = count(from);
+      counting.catch(() => undefined);
+      return counting;
+    };
     const locate = async () => {
       /** The matches with the filters among the list's buckets passed, from the nearer end. */
       let passed = 0;
       for (let from = 0; from < buckets.length; from += size) {
         const counting = ahead ?? count(from);
-        ahead = countBucketsAhead && from + size < buckets.length ? count(from + size) : undefined;
+        ahead = countBucketsAhead && from + size < buckets.length ? countAhead(from + size) : undefined;
         await counting;
         for (const bucket of buckets.slice(from, from + size)) {
           if (bucket.n === null) return undefined; // Cut or rebuilt meanwhile: walk instead.
@@ -694,9 +703,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       }
       return undefined;
     };
-    const found = await locate();
     // A batch counted ahead and not needed keeps its counts for later pages; nobody waits for it.
-    ahead?.catch(() => undefined);
+    const found = await locate();
     if (added) await dropStaleBucketSearches(orgId);
     return found;
   }
