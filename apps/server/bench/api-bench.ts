@@ -16,7 +16,7 @@ import { sessionLookup } from '../src/auth/sessions.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed.ts';
-import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { createUsersRepository, engineOptions } from '../src/repositories/users-repository.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 import { randomQueries } from './random-queries.ts';
@@ -182,10 +182,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   await app.listen({ host: '127.0.0.1', port });
   const { jar } = await signIn(config.publicUrl, email, 'bench');
   const cookie = jar.header();
-  const repository = createUsersRepository(database.db, {
-    parallelWalkWorkers: engine === 'postgres' ? 2 : 0,
-    countBucketsAhead: engine === 'postgres',
-  });
+  const repository = createUsersRepository(database.db, engineOptions(engine));
   // The request's SQL run directly: the session lookup of the bench's session (signed in just now,
   // the newest), then the list's statements, one after the other as the server runs them.
   const { id: sessionHash } = await database.db

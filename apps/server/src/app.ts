@@ -20,7 +20,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
-import { createUsersRepository, type UsersRepositoryOptions } from './repositories/users-repository.ts';
+import { createUsersRepository, engineOptions, type UsersRepositoryOptions } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -63,8 +63,7 @@ export async function buildApp(
   const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db, {
-    parallelWalkWorkers: database.engine === 'postgres' ? 2 : 0,
-    countBucketsAhead: database.engine === 'postgres',
+    ...engineOptions(database.engine),
     ...options.users,
   });
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });

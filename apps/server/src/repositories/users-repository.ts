@@ -441,15 +441,15 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    */
   async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan) {
     const walk = plan === 'walk' || plan === 'parallel';
-    let found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on);
-    if (!walk) found = found.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`);
-    const inFound =
-      plan === 'domains'
-        ? []
-        : await found
-            .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
-            .groupBy(['status', 'is_system_admin'])
-            .execute();
+    const countFound = () => {
+      let found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on);
+      if (!walk) found = found.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`);
+      return found
+        .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+        .groupBy(['status', 'is_system_admin'])
+        .execute();
+    };
+    const inFound = plan === 'domains' ? [] : await countFound();
     const inDomains = await on
       .selectFrom('user_search_grams')
       .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
@@ -1094,3 +1094,12 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+/**
+ * What the database engine allows: PostgreSQL walks a dense search with two parallel workers and
+ * counts page buckets on two connections; PGlite runs one statement at a time.
+ */
+export function engineOptions(engine: 'pglite' | 'postgres'): UsersRepositoryOptions {
+  const postgres = engine === 'postgres';
+  return { parallelWalkWorkers: postgres ? 2 : 0, countBucketsAhead: postgres };
+}
