@@ -5,8 +5,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const built = path.join(root, 'apps/web/dist/index.html');
-const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'];
+// The page, and its server build (the page drawn by the server: apps/web/src/entry-server.tsx).
+const builtFiles = ['apps/web/dist/index.html', 'apps/web/dist-server/entry-server.js'].map((file) =>
+  path.join(root, file),
+);
+const sources = [
+  'apps/web/src',
+  'apps/web/build',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'packages/contract/src',
+];
 
 function newestChange(entry) {
   const stat = statSync(entry);
@@ -14,7 +23,7 @@ function newestChange(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
 }
 
-const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+const builtAt = Math.min(...builtFiles.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
 const changedAt = Math.max(
   ...sources
     .map((source) => path.join(root, source))

@@ -3,14 +3,31 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.ts';
 import { firstRenderStyles } from './build/first-render-styles.ts';
+import { fontPreload } from './build/font-preload.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
 import { precompressedAssets } from './build/precompressed-assets.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
-export default defineConfig({
-  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript(), firstRenderStyles(), precompressedAssets()],
+export default defineConfig(({ isSsrBuild, mode }) => ({
+  // The server's build (`vite build --ssr src/entry-server.tsx`: the page drawn by the API server)
+  // shares every plugin that shapes the page's code, so that its MUI, Emotion and class names are
+  // the browser's; it needs none that shape the files the browser loads.
+  plugins: isSsrBuild
+    ? [react(), muiWithoutCssVariables()]
+    : [
+        react(),
+        muiWithoutCssVariables(),
+        earlyCallsScript(),
+        firstRenderStyles(),
+        fontPreload(),
+        precompressedAssets(),
+      ],
+  // One file with everything in it, read once by the API server at start-up (no node_modules lookups),
+  // with React's and Emotion's production code, as in the browser's build: Emotion's class names
+  // carry labels in development, and would not be the browser's.
+  ...(isSsrBuild ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify(mode) } } : {}),
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -19,6 +36,7 @@ export default defineConfig({
   },
   build: {
     sourcemap: true,
+    ...(isSsrBuild ? { outDir: 'dist-server', copyPublicDir: false } : {}),
     // Browsers without <link rel="modulepreload"> (Safari before 17, Firefox before 115) load those
     // modules when they are imported instead: the polyfill would only add to the first render (issue 6).
     modulePreload: { polyfill: false },
@@ -51,4 +69,4 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     testTimeout: 20_000,
   },
-});
+}));

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
+import { servePlainPage } from '../support/users-page.ts';
 
 // SPEC.md §7 "Start-up loading", §8 "lazy chunk preload failure", §9 header height.
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
@@ -36,14 +37,23 @@ const RECORDER = () => {
     for (const mutation of mutations) {
       for (const node of mutation.addedNodes) {
         if (node instanceof HTMLScriptElement && node.dataset.startup) record.scriptsAt.push(performance.now());
-        if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !record.mountedAt) {
+        // A page the server drew is in #root from the HTML: the page's code mounts when it takes it over.
+        const drawn = mutation.target instanceof HTMLElement && mutation.target.hasAttribute('data-server-rendered');
+        if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !drawn && !record.mountedAt) {
           record.mountedAt = performance.now();
           record.rowsAtMount = mutation.target.querySelectorAll('tbody tr').length;
           record.loadingAtMount = mutation.target.querySelector('[aria-busy="true"]') !== null;
         }
       }
     }
-  }).observe(document, { childList: true, subtree: true });
+    // Taken over: no longer inert.
+    const root = document.getElementById('root');
+    if (root?.hasAttribute('data-server-rendered') === false && root.childElementCount > 0 && !record.mountedAt) {
+      record.mountedAt = performance.now();
+      record.rowsAtMount = root.querySelectorAll('tbody tr').length;
+      record.loadingAtMount = root.querySelector('[aria-busy="true"]') !== null;
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-server-rendered'] });
 };
 
 interface Recorded {
@@ -62,7 +72,13 @@ async function openSignedIn(browser: Browser, baseUrl: string, viewport = { widt
   await page.goto(`${baseUrl}/`);
   await signInAs(page, ADMIN.email, ADMIN.password);
   await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await takenOver(page);
   return { context, page };
+}
+
+/** A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx). */
+async function takenOver(page: Page) {
+  await page.waitForFunction(() => !document.querySelector('#root[inert]'));
 }
 
 async function startupScripts(page: Page) {
@@ -106,6 +122,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await page.goto(`${server.baseUrl}/`);
     await signInAs(page, ADMIN.email, ADMIN.password);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await takenOver(page);
 
     expect(await startupScripts(page)).toEqual([
       { src: '/mfe/monitoring.js', crossorigin: 'use-credentials' },
@@ -156,8 +173,10 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await context.close();
   });
 
-  it('draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
+  it('drawn by the browser alone, draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
     const { context, page } = await openSignedIn(browser, server.baseUrl);
+    // The plain page, as the server sends it when it cannot draw the page itself.
+    await servePlainPage(page, server.baseUrl);
     // Signed in, the page has answered once: a reload is a returning administrator's start. The
     // page's bundle is held for 1 s, so its calls, started from the head, have surely answered.
     await page.route('**/assets/index-*.js', async (route) => {
@@ -185,6 +204,56 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
         )?.responseEnd ?? Number.NaN,
     );
     expect(late.mountedAt).toBeLessThan(listAnsweredAt - 1000);
+    await context.close();
+  });
+
+  // apps/web/src/entry-server.tsx: a signed-in administrator's page comes drawn in its HTML.
+  it('comes drawn by the server, inert until the page takes the same elements over, then works', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    // The page's bundle is held: what shows until then is the server's drawing alone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/index-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: 'commit' });
+    const rows = page.locator('main tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(25);
+    expect(await page.locator('#root[data-server-rendered][inert]').count()).toBe(1);
+    expect(await page.locator('.MuiTablePagination-displayedRows').textContent()).toBe('1–25 of 423');
+    // The global navigator's place is there from the first paint: the page will not move down.
+    expect((await page.locator('global-navigator').boundingBox())?.height).toBe(64);
+    const headingAt = (await page.getByRole('heading', { name: 'Users', level: 1, includeHidden: true }).boundingBox())
+      ?.y;
+    await screenshot(page, 'startup-drawn-by-the-server-xl');
+    // Marks the drawn elements, to see that the page adopts them rather than drawing new ones.
+    await page.evaluate(() => {
+      for (const row of document.querySelectorAll('main tbody tr')) (row as unknown as { drawn: boolean }).drawn = true;
+    });
+    release();
+    await takenOver(page);
+    expect(await page.locator('#root[data-server-rendered]').count()).toBe(0);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('main tbody tr')].every((row) => (row as unknown as { drawn?: boolean }).drawn),
+      ),
+    ).toBe(true);
+    expect((await page.getByRole('heading', { name: 'Users', level: 1 }).boundingBox())?.y).toBe(headingAt);
+    expect(errors).toEqual([]);
+    // Its controls work: the sort changes the rows.
+    const first = await rows.first().textContent();
+    await page.getByRole('button', { name: /^User/ }).click();
+    await expect.poll(() => rows.first().textContent()).not.toBe(first);
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('name');
     await context.close();
   });
 

@@ -170,6 +170,8 @@ describe('the session lookup', () => {
     let events: string[] = [];
     const otherOrigin = suite.baseUrl.replace('127.0.0.1', 'localhost');
     const users = await suite.open({
+      // The session is refused to the page only: the server, which has it, would have drawn rows.
+      drawnBy: 'browser',
       setup: async (u) => {
         events = recordEvents(u);
         await answerOnce(u, SESSION_API, oauthError(401, 'invalid_token', 'expired'));

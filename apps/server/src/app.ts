@@ -122,6 +122,10 @@ export async function buildApp(
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
   await app.register(microFrontendRoutes);
-  await app.register(webAppPlugin, { webDist: config.webDist, appConfig: config.app });
+  await app.register(webAppPlugin, {
+    webDist: config.webDist,
+    appConfig: config.app,
+    serverRenderModule: config.serverRenderModule,
+  });
   return app;
 }

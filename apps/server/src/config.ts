@@ -70,6 +70,7 @@ const environmentSchema = z.object({
   OIDC_SCOPES: z.string().trim().min(1).default('openid email profile org'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   WEB_DIST: z.string().optional(),
+  SERVER_RENDERING: z.enum(['true', 'false']).default('true'),
   HOME_URL: urlOrPath,
   LAUNCHPAD_URL: urlOrPath,
   MONITORING_SCRIPT_URL: urlOrPath,
@@ -101,6 +102,11 @@ export interface Config {
   scopes: string;
   seedDemo: boolean;
   webDist: string;
+  /**
+   * The web app's server build (apps/web/dist-server/entry-server.js), which draws the Users page's
+   * first render into its HTML; undefined when SERVER_RENDERING=false.
+   */
+  serverRenderModule: string | undefined;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
   trustProxy: TrustProxy;
@@ -137,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.OIDC_ISSUER && !(e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
     throw new Error('Invalid configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   }
+  const webDist = path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist'));
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     host: e.HOST,
@@ -160,7 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localeClaim: e.OIDC_LOCALE_CLAIM,
     scopes: e.OIDC_SCOPES,
     seedDemo: e.SEED_DEMO === 'true',
-    webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist')),
+    webDist,
+    serverRenderModule:
+      e.SERVER_RENDERING === 'true' ? path.join(webDist, '..', 'dist-server', 'entry-server.js') : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },

@@ -1,12 +1,14 @@
 // First: the page's first calls start now if the HTML's early script has not started them yet.
 import './early-calls.ts';
 import '@fontsource-variable/inter';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { type ReactNode, StrictMode, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { loadAppConfig, loadStartupScripts } from './app/app-config.ts';
-import { initI18n } from './app/i18n.ts';
+import { applyLocale, initI18n } from './app/i18n.ts';
 import { createQueryClient } from './app/providers.tsx';
+import { SERVER_RENDERED_ATTRIBUTE } from './app/server-rendered.ts';
+import { preloadFirstRenderParts } from './components/lazy-part.ts';
 import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
 import { getUsersQueryOptions } from './features/users/api/get-users.ts';
@@ -37,14 +39,49 @@ if (window.location.pathname === paths.users) {
   earlyCalls.close();
 }
 
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element');
+// The server drew the page into the HTML (entry-server.tsx): its rows are on screen already. The
+// parts it drew that load lazily (the footer) start loading now, so that the page usually takes the
+// whole drawn page over at once; a part still loading then is taken over once it has loaded.
+const serverRendered = root.hasAttribute(SERVER_RENDERED_ATTRIBUTE);
+if (serverRendered) void preloadFirstRenderParts();
+
+/** Once the page's code has the drawn page, its controls work: it is no longer inert. */
+function TakeOver({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    root?.removeAttribute('inert');
+    root?.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
+  }, []);
+  return children;
+}
+
 function mount() {
-  const root = document.getElementById('root');
-  if (!root) throw new Error('The page has no #root element');
-  createRoot(root).render(
+  if (!root) return;
+  const app = (
     <StrictMode>
-      <App queryClient={queryClient} />
-    </StrictMode>,
+      <TakeOver>
+        <App queryClient={queryClient} />
+      </TakeOver>
+    </StrictMode>
   );
+  // The page takes the drawn one over (hydrates it) when its own calls gave what the server's did.
+  // Otherwise (a call failed or was refused since) it draws itself, as without the server.
+  const answered = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
+  const session = queryClient.getQueryData(getSessionQueryOptions().queryKey);
+  const hydratable =
+    serverRendered &&
+    session !== undefined &&
+    answered(
+      getUsersQueryOptions(session.org_id, parseUsersSearchParams(new URLSearchParams(window.location.search)))
+        .queryKey,
+    );
+  if (hydratable) {
+    hydrateRoot(root, app);
+    return;
+  }
+  if (serverRendered) root.replaceChildren();
+  createRoot(root).render(app);
 }
 
 // The start-up scripts go into the head before the page mounts (SPEC.md §7), and are not waited
@@ -58,7 +95,8 @@ const startupScripts = loadAppConfig()
 // instead of its loading state and then the rows (issue 6); when they take longer than
 // FIRST_ROWS_WAIT_MS, it mounts then and shows the loading overlay until they come (SPEC.md §2).
 const FIRST_ROWS_WAIT_MS = 150;
-void Promise.all([
-  startupScripts,
-  Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]),
-]).then(mount);
+// A page the server drew waits for them, in the session's language, since its rows are on screen.
+const firstRender = serverRendered
+  ? firstRows.then(() => applyLocale(queryClient.getQueryData(getSessionQueryOptions().queryKey)?.locale))
+  : Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
+void Promise.all([startupScripts, firstRender]).then(mount);

@@ -1,4 +1,5 @@
 export * from './app-config.ts';
 export * from './errors.ts';
+export type { RenderPage, ServerRenderModule, ServerRenderRequest } from './server-render.ts';
 export * from './session.ts';
 export * from './users.ts';

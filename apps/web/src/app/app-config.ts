@@ -56,14 +56,13 @@ export async function loadAppConfig(): Promise<AppConfig> {
 /** Home and launchpad from the host name (config/host-environment.ts) when not configured. */
 export function resolveAppConfig(
   config: AppConfig,
-  location: Pick<Location, 'protocol' | 'hostname' | 'port'> = window.location,
+  location?: Pick<Location, 'protocol' | 'hostname' | 'port'>,
 ): ResolvedAppConfig {
-  const derived = platformAddresses(location);
-  return {
-    ...config,
-    homeUrl: config.homeUrl ?? derived.homeUrl,
-    launchpadUrl: config.launchpadUrl ?? derived.launchpadUrl,
-  };
+  const { homeUrl, launchpadUrl } = config;
+  // Resolved already (the server's drawing of the page resolves it from the request's address).
+  if (homeUrl !== undefined && launchpadUrl !== undefined) return { ...config, homeUrl, launchpadUrl };
+  const derived = platformAddresses(location ?? window.location);
+  return { ...config, homeUrl: homeUrl ?? derived.homeUrl, launchpadUrl: launchpadUrl ?? derived.launchpadUrl };
 }
 
 export function getAppConfigQueryOptions() {
@@ -82,6 +81,11 @@ export function useAppConfig(): ResolvedAppConfig {
 }
 
 export const GLOBAL_NAVIGATOR_TAG = 'global-navigator';
+
+/** The global navigator's place as HTML, as `loadStartupScripts` makes it, for a page the server draws. */
+export function globalNavigatorPlace(): string {
+  return `<${GLOBAL_NAVIGATOR_TAG} style="display:block;min-height:${designTokens.header.height}px"></${GLOBAL_NAVIGATOR_TAG}>`;
+}
 export const GLOBAL_NAVIGATOR_HEIGHT_VARIABLE = '--global-navigator-height';
 
 /**
@@ -96,13 +100,17 @@ export const GLOBAL_NAVIGATOR_HEIGHT_VARIABLE = '--global-navigator-height';
 export function loadStartupScripts(config: AppConfig, doc: Document = document): void {
   const navigatorUrl = config.globalNavigatorScriptUrl;
   let place: HTMLElement | undefined;
-  if (navigatorUrl && !doc.querySelector(GLOBAL_NAVIGATOR_TAG)) {
-    place = doc.createElement(GLOBAL_NAVIGATOR_TAG);
-    place.style.display = 'block';
-    place.style.minHeight = `${designTokens.header.height}px`;
-    doc.body.prepend(place);
+  if (navigatorUrl) {
+    // The server drew it already when it drew the page (entry-server.tsx).
+    place = doc.querySelector<HTMLElement>(GLOBAL_NAVIGATOR_TAG) ?? undefined;
+    if (!place) {
+      place = doc.createElement(GLOBAL_NAVIGATOR_TAG);
+      place.style.display = 'block';
+      place.style.minHeight = `${designTokens.header.height}px`;
+      doc.body.prepend(place);
+    }
     // What full-height screens leave for it (components/full-page-loader.tsx).
-    doc.documentElement.style.setProperty(GLOBAL_NAVIGATOR_HEIGHT_VARIABLE, place.style.minHeight);
+    doc.documentElement.style.setProperty(GLOBAL_NAVIGATOR_HEIGHT_VARIABLE, `${designTokens.header.height}px`);
   }
   for (const [name, src] of [
     ['monitoring', config.monitoringScriptUrl],

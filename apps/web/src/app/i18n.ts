@@ -39,6 +39,11 @@ let rtlCache: EmotionCache | undefined;
  */
 const DOCUMENT_LANG: Partial<Record<string, string>> = { pt: 'pt-BR', zh: 'zh-Hans' };
 
+/** The `<html lang>` of a language. */
+export function documentLanguage(language: string): string {
+  return DOCUMENT_LANG[language] ?? language;
+}
+
 function isLazyLanguage(language: string): language is LazyLanguage {
   return Object.hasOwn(LOADERS, language);
 }
@@ -68,6 +73,8 @@ export function initI18n() {
     returnNull: false,
     initAsync: false,
   });
+  // On the server (entry-server.tsx) there is no document: it writes `<html lang dir>` itself.
+  if (typeof document === 'undefined') return i18n;
   document.documentElement.lang = DEFAULT_LOCALE;
   document.documentElement.dir = 'ltr';
   // The last session's language starts downloading now, alongside the session lookup, so that
@@ -114,7 +121,7 @@ export async function switchLanguage(language: string): Promise<void> {
   if (direction === 'rtl' && !rtlCache) rtlCache = (await import('./rtl-cache.ts')).createRtlCache();
   if (request !== latestSwitch) return;
   if (i18n.language !== language) await i18n.changeLanguage(language);
-  document.documentElement.lang = DOCUMENT_LANG[language] ?? language;
+  document.documentElement.lang = documentLanguage(language);
   document.documentElement.dir = direction;
 }
 

@@ -1,3 +1,4 @@
+import type { EmotionCache } from '@emotion/cache';
 import CssBaseline from '@mui/material/CssBaseline';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -22,11 +23,22 @@ export function createQueryClient() {
   });
 }
 
-/** `queryClient`: one the page made before it mounted, with calls already under way. */
-export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
+/**
+ * `queryClient`: one the page made before it mounted, with calls already under way.
+ * `emotionCache`: the server's, when it draws the page (entry-server.tsx).
+ */
+export function AppProviders({
+  children,
+  queryClient: given,
+  emotionCache,
+}: {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  emotionCache?: EmotionCache;
+}) {
   const [queryClient] = useState(() => given ?? createQueryClient());
   return (
-    <LocaleThemeProvider>
+    <LocaleThemeProvider emotionCache={emotionCache}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </LocaleThemeProvider>

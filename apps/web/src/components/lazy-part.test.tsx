@@ -35,4 +35,39 @@ describe('a lazily loaded part of the page', () => {
     expect(screen.queryByText('the footer')).toBeNull();
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('could not be loaded'), failure);
   });
+
+  it('is drawn at once, without suspending, once preloaded (a page the server drew is taken over in one go)', async () => {
+    let loads = 0;
+    const Part = lazyPart(async () => {
+      loads += 1;
+      return ({ label }: { label: string }) => <p>{label}</p>;
+    });
+    await Part.preload();
+    await Part.preload();
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Part label="the footer" />
+      </Suspense>,
+    );
+    // In the first commit: no fallback in between.
+    expect(screen.getByText('the footer')).toBeInTheDocument();
+    expect(screen.queryByText('loading')).toBeNull();
+    expect(loads).toBe(1);
+  });
+
+  it('loads once, whether drawn or preloaded first', async () => {
+    let loads = 0;
+    const Part = lazyPart(async () => {
+      loads += 1;
+      return () => <p>the menu</p>;
+    });
+    render(
+      <Suspense fallback={null}>
+        <Part />
+      </Suspense>,
+    );
+    await Part.preload();
+    expect(await screen.findByText('the menu')).toBeInTheDocument();
+    expect(loads).toBe(1);
+  });
 });

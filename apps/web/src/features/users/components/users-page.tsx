@@ -32,8 +32,9 @@ import { UsersTable } from './users-table.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
 // first render asks for it, in a Suspense of its own, instead of holding up the rows.
-const UsersPagination = lazyPart(() =>
-  retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
+const UsersPagination = lazyPart(
+  () => retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
+  { inFirstRender: true },
 );
 
 export interface UsersPageProps {

@@ -21,7 +21,9 @@ interface UsersPaginationProps {
 function PageNumbers({ count, page, rowsPerPage, onPageChange, className }: TablePaginationActionsProps) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const wide = useMediaQuery(theme.breakpoints.up('lg'));
+  // A page the server drew has no window to measure: it is drawn wide, as administrators mostly
+  // see it, and narrowed once the page has taken it over on a narrower screen.
+  const wide = useMediaQuery(theme.breakpoints.up('lg'), { defaultMatches: true });
   const pageCount = Math.max(1, Math.ceil(count / rowsPerPage));
   return (
     <Pagination

@@ -1,0 +1,6 @@
+/**
+ * The attribute the server puts on `#root` when it has drawn the Users page into the HTML
+ * (entry-server.tsx), with `inert`: the drawn page shows the rows but does nothing until the page's
+ * code has taken it over (main.tsx), which removes both.
+ */
+export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';
