@@ -40,7 +40,7 @@ describe('the Users page drawn by the server', () => {
 
   beforeAll(async () => {
     if (!existsSync(serverBuild)) throw new Error(`${serverBuild} is missing: run \`npm run build\` first`);
-    server = await startTestServer({ WEB_DIST: path.join(webRoot, 'dist') });
+    server = await startTestServer({ WEB_DIST: path.join(webRoot, 'dist'), SERVER_RENDERING: 'true' });
     acmeAdmin = (await signIn(server.baseUrl, 'admin@acme.example', 'admin')).jar;
     acmeUser = (await signIn(server.baseUrl, 'user@acme.example', 'user')).jar;
     globexAdmin = (await signIn(server.baseUrl, 'admin@globex.example', 'admin')).jar;
