@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { servePlainPage } from '../support/users-page.ts';
+import { servePlainPage, takenOver } from '../support/users-page.ts';
 
 // SPEC.md §7 "Start-up loading", §8 "lazy chunk preload failure", §9 header height.
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
@@ -74,11 +74,6 @@ async function openSignedIn(browser: Browser, baseUrl: string, viewport = { widt
   await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
   await takenOver(page);
   return { context, page };
-}
-
-/** A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx). */
-async function takenOver(page: Page) {
-  await page.waitForFunction(() => !document.querySelector('#root[inert]'));
 }
 
 async function startupScripts(page: Page) {

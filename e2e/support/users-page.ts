@@ -133,7 +133,7 @@ export class UsersPage {
 
   /** Until the page's code has taken over a page the server drew, it is inert. */
   async takenOver(): Promise<void> {
-    await this.page.waitForFunction(() => !document.querySelector('#root[inert]'), undefined, { timeout: 15_000 });
+    await takenOver(this.page);
   }
 
   /** Calls made since `since` (an index into allRequests): anything but the page's own code and assets. */
@@ -381,6 +381,11 @@ export class UsersPage {
     expect(response.status()).toBe(200);
     return (await response.json()) as ApiList;
   }
+}
+
+/** A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx). */
+export async function takenOver(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('#root[inert]'), undefined, { timeout: 15_000 });
 }
 
 /**

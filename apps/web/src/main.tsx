@@ -22,16 +22,13 @@ initI18n();
 // lazy parts or the start-up scripts (issue 6). Both usually adopt the early calls' answers
 // (early-calls.ts); the page finds them in its query cache, under way or answered.
 const queryClient = createQueryClient();
+const startQuery = parseUsersSearchParams(new URLSearchParams(window.location.search));
 let firstRows: Promise<unknown> = Promise.resolve();
 if (window.location.pathname === paths.users) {
   firstRows = queryClient
     .fetchQuery(getSessionQueryOptions())
     .then((session) =>
-      session.org_id
-        ? queryClient.prefetchQuery(
-            getUsersQueryOptions(session.org_id, parseUsersSearchParams(new URLSearchParams(window.location.search))),
-          )
-        : undefined,
+      session.org_id ? queryClient.prefetchQuery(getUsersQueryOptions(session.org_id, startQuery)) : undefined,
     )
     .catch(() => undefined)
     .finally(earlyCalls.close);
@@ -70,12 +67,7 @@ function mount() {
   const answered = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
   const session = queryClient.getQueryData(getSessionQueryOptions().queryKey);
   const hydratable =
-    serverRendered &&
-    session !== undefined &&
-    answered(
-      getUsersQueryOptions(session.org_id, parseUsersSearchParams(new URLSearchParams(window.location.search)))
-        .queryKey,
-    );
+    serverRendered && session !== undefined && answered(getUsersQueryOptions(session.org_id, startQuery).queryKey);
   if (hydratable) {
     hydrateRoot(root, app);
     return;
