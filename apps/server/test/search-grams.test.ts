@@ -10,7 +10,7 @@ import { PGliteDialect } from '../src/db/pglite-dialect.ts';
 import type { Database, NewUserRow } from '../src/db/schema.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { escapeLike, searchGrams, searchText, sortName } from '../src/lib/user-text.ts';
+import { escapeLike, searchGrams, searchText, searchWords, sortName } from '../src/lib/user-text.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
 import type { CookieJar } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -88,6 +88,23 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       const text = searchText(name, email);
       const result = await sql<{ gram: string }>`select search_grams(${text}) as gram`.execute(db);
       expect(new Set(result.rows.map((row) => row.gram)), JSON.stringify(text)).toEqual(searchGrams(text));
+    }
+  });
+
+  it('turns punctuation into letters in the page server as the database does, for any text', async () => {
+    const texts = fc.sample(fc.string({ unit: 'grapheme', maxLength: 16 }), { numRuns: 200, seed: 20261125 });
+    texts.push(" .@-_'+,", 'r.41', "o'brien-smith_x+y@", 'qj %\\', '');
+    for (const text of texts) {
+      if (text.includes('\u0000')) continue;
+      const result = await sql<{ words: string }>`select search_words(${text}) as words`.execute(db);
+      expect(result.rows[0]?.words, JSON.stringify(text)).toBe(searchWords(text));
+    }
+    // Every pair of letters it turns punctuation into is made of word characters of pg_trgm, in any
+    // locale, so that "x.x" is one word: "  x", " xq", "xqj", "qjx", "jx ".
+    for (const punctuation of [..." .@-_'+,"]) {
+      const words = sql`search_words(${`x${punctuation}x`})`;
+      const { rows } = await sql<{ n: number }>`select cardinality(show_trgm(${words})) as n`.execute(db);
+      expect(rows[0]?.n, punctuation).toBe(5);
     }
   });
 
@@ -215,6 +232,8 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       ),
     );
     rows.push(user(orgId, 'Eve Nodomain', 'eve-without-at'), user(orgId, 'Fay Trailing', 'fay@'));
+    // A name that holds the letters the trigram index reads a full stop as (migration 0015).
+    rows.push(user(orgId, 'Gil Marqj4', 'gil.m@x.org'));
     await insertUsers(db, rows);
     const own = await signedInAdminOf(db, server.baseUrl, { id: orgId, slug: 'domains', name: 'Domains' });
     const list = async (query: string) => {
@@ -268,6 +287,15 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       '山田 太郎',
       'user.',
       'zzzz',
+      // Words shorter than three letters, found through the index of every character.
+      'a.1',
+      'na l',
+      'a.30',
+      'rl @ h',
+      'r.4',
+      'rqj4',
+      'l m',
+      'a l',
     ]) {
       await check(search);
     }

@@ -124,7 +124,7 @@ describe('tenant isolation', () => {
       'sessions_pkey',
       'user_search_grams_domain_trgm_idx',
       'users_account_idx',
-      'users_search_head_trgm_idx',
+      'users_search_words_trgm_idx',
     ]);
   });
 

@@ -308,6 +308,26 @@ describe('deep pages of a large organisation', () => {
     expect(await bucketSearches('@large.ex')).toEqual([]);
   });
 
+  it("reads a deep page from the list a first page built, without counting the search's buckets", async () => {
+    // A first page whose walk meets its cap (here at once) builds the search's list.
+    const capped = createUsersRepository(server.database.db, { walkUpTo: 0, walkCap: { factor: 0, least: 1 } });
+    const shape = { pageSize: 25, search: 'mi', sort: 'name' } as const;
+    const { total } = await capped.listUsers(orgId, { ...shape, pageNumber: 1 });
+    expect(await searchLists()).toContain(JSON.stringify(['name', null, null, 'mi']));
+    // Every deep page of it would be read from its bucket counts, but for that list.
+    const users = createUsersRepository(server.database.db, { walkUpTo: 0, bucketSearchesFrom: 0 });
+    const lastPage = Math.ceil(total / shape.pageSize);
+    for (const pageNumber of [2, Math.floor(lastPage / 2), lastPage]) {
+      await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
+      await expectPageExact(server, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
+    }
+    expect(await bucketSearches('mi')).toEqual([]);
+    // Without the list, a page near the start walks from its counted buckets.
+    await server.database.db.deleteFrom('user_search_lists').execute();
+    await expectPageExact(server, orgId, users, { ...shape, pageNumber: 2 }, total);
+    expect(await bucketSearches('mi')).not.toEqual([]);
+  });
+
   it("keeps a dense search's deep pages exact through writes: only the buckets they touched are counted again", async () => {
     const { db } = server.database;
     const users = createUsersRepository(db, { bucketSearchesFrom: 0 });

@@ -67,3 +67,28 @@ export function searchGrams(text: string): Set<string> {
   forEachSearchGram(text, (gram) => grams.add(gram));
   return grams;
 }
+
+/**
+ * The punctuation of names and mailboxes, and the pair of ASCII letters `searchWords` turns each
+ * into: a `q` followed by a letter that follows it in no word of the languages names come in.
+ */
+const WORD_BREAKS: Readonly<Record<string, string>> = {
+  ' ': 'qx',
+  '.': 'qj',
+  '@': 'qw',
+  '-': 'qz',
+  _: 'qk',
+  "'": 'qv',
+  '+': 'qf',
+  ',': 'qg',
+};
+
+/**
+ * A head or a search as the trigram index reads it (the database's `search_words()`, migration
+ * 0015): its punctuation turned into letters, so that pg_trgm, which takes trigrams from runs of
+ * letters and digits only (ASCII's in the C locale), takes them from every three characters in a
+ * row. It keeps a LIKE pattern's escapes: it turns `_`, but not `\\` or `%`.
+ */
+export function searchWords(text: string): string {
+  return text.replace(/[ .@\-_'+,]/g, (character) => WORD_BREAKS[character] ?? character);
+}

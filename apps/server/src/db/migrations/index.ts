@@ -13,6 +13,7 @@ import * as expiredPayloadsIndex from './0011-expired-payloads-index.ts';
 import * as heavySearches from './0012-heavy-searches.ts';
 import * as pageBuckets from './0013-page-buckets.ts';
 import * as bucketSearchCounts from './0014-bucket-search-counts.ts';
+import * as searchWords from './0015-search-words.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0012-heavy-searches': heavySearches,
   '0013-page-buckets': pageBuckets,
   '0014-bucket-search-counts': bucketSearchCounts,
+  '0015-search-words': searchWords,
 };
 
 /**
