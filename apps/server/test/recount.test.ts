@@ -6,6 +6,7 @@ import { insertUsers } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { escapeLike } from '../src/lib/user-text.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { spanMismatches } from './support/search-spans.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
@@ -92,6 +93,10 @@ describe('recounting an organisation whose kept counts were bypassed', () => {
     await recountOrganization(db, ORG);
 
     expect(await keptMismatches(db, ORG)).toEqual([]);
+    // The spans too, no wider than the users who are there now.
+    expect(
+      (await spanMismatches(db, { exact: true })).filter((row) => (row as { org_id: string }).org_id === ORG),
+    ).toEqual([]);
     expect(await db.selectFrom('user_search_grams_pending').selectAll().where('org_id', '=', ORG).execute()).toEqual(
       [],
     );

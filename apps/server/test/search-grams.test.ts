@@ -12,6 +12,7 @@ import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { escapeLike, searchGrams, searchText, searchWords, sortName } from '../src/lib/user-text.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
+import { spanMismatches } from './support/search-spans.ts';
 import type { CookieJar } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
@@ -110,6 +111,7 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
 
   it('keeps the grams of the seeded organisations exact, bulk-loaded or added row by row', async () => {
     expect(await gramMismatches(db)).toEqual([]);
+    expect(await spanMismatches(db)).toEqual([]);
     const pending = await db.selectFrom('user_search_grams_pending').selectAll().execute();
     expect(pending).toEqual([]);
   });
@@ -200,6 +202,8 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       .execute();
     await db.deleteFrom('users').where('org_id', '=', ORG).where('name', '=', 'Zoë 100%').execute();
     expect(await gramMismatches(db)).toEqual([]);
+    // Spans only widen: the renamed, moved and deleted users leave theirs as wide as they were.
+    expect(await spanMismatches(db)).toEqual([]);
     for (const search of ['h', 'ö', 'nn', 'ann', 'otto', 'ot', '%']) {
       const q = encodeURIComponent(search);
       expect(await total(ORG, `?filter%5Bquery%5D=${q}`), search).toBe(await counted(ORG, search));
@@ -368,6 +372,7 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     const pending = await db.selectFrom('user_search_grams_pending').selectAll().where('org_id', '=', orgId).execute();
     expect(pending).toEqual([]);
     expect(await gramMismatches(db)).toEqual([]);
+    expect(await spanMismatches(db)).toEqual([]);
     const kept = await db
       .selectFrom('user_search_grams')
       .select(sql<number>`count(*)::int`.as('n'))
@@ -400,6 +405,7 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       }
       await migrate(old);
       expect(await gramMismatches(old)).toEqual([]);
+      expect(await spanMismatches(old, { exact: true })).toEqual([]);
       const kept = await sql<{ n: string }>`
         select sum(n) as n from user_search_grams where org_id = ${orgs[1]} and gram = 'ö'`.execute(old);
       expect(Number(kept.rows[0]?.n)).toBe(301);

@@ -328,6 +328,34 @@ describe('deep pages of a large organisation', () => {
     expect(await bucketSearches('mi')).not.toEqual([]);
   });
 
+  it('walks a search bunched in the order by name from where its matches start, not from the first name', async () => {
+    // "山" is held by Japanese and Chinese names only, which sort after every other script's: 108
+    // of the 12,345 users, the first of them past 11,000 others. The walk is capped at the entries
+    // its estimate gives, from the users of the span.
+    const users = createUsersRepository(server.database.db, { walkUpTo: 0, walkCap: { factor: 4, least: 1 } });
+    const shapes = [
+      { pageSize: 25, search: '山', sort: 'name' },
+      { pageSize: 10, search: '山', sort: '-name' },
+    ] as const;
+    await server.database.db.deleteFrom('user_search_lists').execute();
+    for (const shape of shapes) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      expect(total).toBeGreaterThan(shape.pageSize * 3);
+      await expectPageExact(server, orgId, users, { ...shape, pageNumber: 1 }, total);
+    }
+    // Each first page was found by its walk within its cap: none had to build the search's list.
+    expect(await searchLists()).toEqual([]);
+    for (const shape of shapes) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      for (const pageNumber of [2, 3, 4]) await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
+    }
+    // Without its span (none kept), the pages are walked from the first name, as exact.
+    await server.database.db.deleteFrom('user_search_lists').execute();
+    await sql`delete from user_search_spans where org_id = ${orgId} and gram = '山'`.execute(server.database.db);
+    const { total } = await users.listUsers(orgId, { ...shapes[0], pageNumber: 1 });
+    for (const pageNumber of [1, 3]) await expectPageExact(server, orgId, users, { ...shapes[0], pageNumber }, total);
+  });
+
   it("keeps a dense search's deep pages exact through writes: only the buckets they touched are counted again", async () => {
     const { db } = server.database;
     const users = createUsersRepository(db, { bucketSearchesFrom: 0 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { HEAVY_SEARCHES_FROM, HeavySearchTally, keepHeavySearches, MAX_HEAVY_SEARCHES } from './heavy-searches.ts';
-import { GramTally, insertGrams } from './search-grams.ts';
+import { GramTally, insertGrams, insertSpans } from './search-grams.ts';
 
 /**
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
@@ -27,20 +27,21 @@ export async function recountOrganization(
       group by 1, 2, 3 order by 1, 2, 3`.execute(tx);
 
     await tx.deleteFrom('user_search_grams').where('org_id', '=', orgId).execute();
+    await tx.deleteFrom('user_search_spans').where('org_id', '=', orgId).execute();
     const grams = new GramTally();
     const heavy = new HeavySearchTally();
     let after: string | undefined;
     for (;;) {
       let page = tx
         .selectFrom('users')
-        .select(['id', 'search_text', 'status', 'is_system_admin'])
+        .select(['id', 'search_text', 'status', 'is_system_admin', 'sort_name'])
         .where('org_id', '=', orgId)
         .orderBy('id')
         .limit(20_000);
       if (after) page = page.where('id', '>', after);
       const rows = await page.execute();
       for (const row of rows) {
-        grams.add(row.search_text, row.status, row.is_system_admin);
+        grams.add(row.search_text, row.status, row.is_system_admin, row.sort_name);
         heavy.add(row.search_text, row.status, row.is_system_admin);
       }
       const last = rows.at(-1);
@@ -48,6 +49,7 @@ export async function recountOrganization(
       after = last.id;
     }
     await insertGrams(tx, orgId, grams);
+    await insertSpans(tx, orgId, grams);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
 
     await sql`update user_kept_searches set n = 0 where org_id = ${orgId}`.execute(tx);

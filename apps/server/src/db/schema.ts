@@ -14,6 +14,7 @@ export interface Database {
   user_search_counts: UserSearchCountsTable;
   user_search_grams: UserSearchGramsTable;
   user_search_grams_pending: UserSearchGramsPendingTable;
+  user_search_spans: UserSearchSpansTable;
   user_kept_searches: UserKeptSearchesTable;
   user_page_buckets: UserPageBucketsTable;
   user_page_bucket_searches: UserPageBucketSearchesTable;
@@ -86,6 +87,17 @@ export interface UserSearchGramsTable {
   status: string;
   is_system_admin: boolean;
   n: ColumnType<string | number, number, number>;
+}
+
+/**
+ * The first and the last `sort_name` of an organisation's users who hold a 1–3 character substring
+ * (migration 0016): as wide or wider than they are, never narrower.
+ */
+export interface UserSearchSpansTable {
+  org_id: string;
+  gram: string;
+  first_sort: string;
+  last_sort: string;
 }
 
 /** How many users of an organisation, status and user type hold a search that many users hold. */

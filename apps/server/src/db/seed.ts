@@ -11,7 +11,7 @@ import {
   MAX_HEAVY_SEARCHES,
 } from './heavy-searches.ts';
 import type { NewUserRow } from './schema.ts';
-import { GramTally, insertGrams } from './search-grams.ts';
+import { GramTally, insertGrams, insertSpans } from './search-grams.ts';
 import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
 
 export const DEMO_ORGS = {
@@ -148,7 +148,7 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
     for (let i = 0; i < count; i++) {
       const n = done + i + 1;
       const row = toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000);
-      grams.add(row.search_text, row.status, row.is_system_admin ?? false);
+      grams.add(row.search_text, row.status, row.is_system_admin ?? false, row.sort_name);
       heavy.add(row.search_text, row.status, row.is_system_admin ?? false);
       rows.push(row);
     }
@@ -179,6 +179,7 @@ async function writeSearchCounts(
 ): Promise<void> {
   const write = async (tx: Db) => {
     await insertGrams(tx, orgId, grams);
+    await insertSpans(tx, orgId, grams);
     await keepHeavySearches(tx, orgId, heavy);
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();

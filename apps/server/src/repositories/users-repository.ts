@@ -123,6 +123,29 @@ function searchByIndexes(search: string, domains: readonly string[]) {
  */
 type SearchTest = 'walk' | readonly string[];
 
+/**
+ * The part of the order by name where a search's matches lie (`searchSpan`): its first and last
+ * `sort_name`, and the share of the organisation's users there.
+ */
+interface Span {
+  first: string;
+  last: string;
+  share: number;
+}
+
+/** A page bucket's users, all statuses and user types (`b.n[1]` to `b.n[8]`). */
+const SUM_OF_BUCKET = sql.raw([1, 2, 3, 4, 5, 6, 7, 8].map((g) => `b.n[${g}]`).join(' + '));
+
+/** Limits a walk by name to a search's span; a walk in the order they joined is not limited. */
+function withinSpan<O>(
+  select: SelectQueryBuilder<Database, 'users', O>,
+  query: UserListQuery,
+  span: Span | undefined,
+): SelectQueryBuilder<Database, 'users', O> {
+  if (!span || query.sort === undefined) return select;
+  return select.where('sort_name', '>=', span.first).where('sort_name', '<=', span.last);
+}
+
 /** Which searches are kept counted (migration 0009). */
 export interface UsersRepositoryOptions {
   /** A search found in this many names or mailboxes (or more) is kept counted once counted. */
@@ -585,6 +608,45 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * rows, so they are read straight from the ordered index, a statement PostgreSQL plans in a third
    * of the time of `shallowPage`'s deferred join. No rows means that no user matches: a total of 0.
    */
+  /**
+   * Where a search's matches lie in the order by name (migration 0016): between the latest first and
+   * the earliest last `sort_name` of its grams (itself when it is 1–3 characters long, else its
+   * trigrams), and how many of the organisation's users, of how many, lie there (from the page
+   * buckets, a bucket or two more). Undefined when a gram has no span (nobody holds it) or the
+   * search holds the separator, which no gram does.
+   */
+  async function searchSpan(orgId: string, search: string): Promise<Span | undefined> {
+    if (search.includes(SEARCH_SEPARATOR)) return undefined;
+    const grams = [...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search);
+    if (grams.length === 0) return undefined;
+    const { rows } = await sql<{ n: number; first: string | null; last: string | null; within: string; users: string }>`
+      with s as (
+        select count(*)::int as n, max(first_sort) as first, min(last_sort) as last
+        from user_search_spans where org_id = ${orgId} and gram = any(${grams}::text[])
+      ),
+      start as (
+        -- The bucket of the span's first user: the last that starts before its name, else the first.
+        select b.sort_name, b.id from user_page_buckets b, s
+        where b.org_id = ${orgId} and b.by_name and b.sort_name < s.first
+        union all
+        select '', '00000000-0000-0000-0000-000000000000'::uuid
+        order by 1 desc, 2 desc limit 1
+      )
+      select s.n, s.first, s.last,
+        (select coalesce(sum(${SUM_OF_BUCKET}), 0) from user_page_buckets b, start
+         where b.org_id = ${orgId} and b.by_name and (b.sort_name, b.id) >= (start.sort_name, start.id)
+           and b.sort_name <= s.last) as within,
+        (select coalesce(sum(${SUM_OF_BUCKET}), 0) from user_page_buckets b where b.org_id = ${orgId} and b.by_name) as users
+      from s`.execute(db);
+    const row = rows[0];
+    if (!row || row.n < grams.length || row.first === null || row.last === null) return undefined;
+    return {
+      first: row.first,
+      last: row.last,
+      share: Number(row.users) > 0 ? Math.min(1, Number(row.within) / Number(row.users)) : 1,
+    };
+  }
+
   async function firstPage(orgId: string, query: UserListQuery): Promise<UserPage> {
     const direction = query.sort === '-name' ? 'desc' : 'asc';
     const select = matching(orgId, query).select([...listedColumns, keptCount(orgId, query).as('total')]);
@@ -807,10 +869,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     limit: number,
     ascending: boolean,
     cap: number,
+    span?: Span,
   ) {
     const { search, ...filters } = query;
     const direction = ascending ? 'asc' : 'desc';
-    const entries = matching(orgId, filters).select(['id', 'sort_name', 'search_text']);
+    const entries = withinSpan(matching(orgId, filters), query, span).select(['id', 'sort_name', 'search_text']);
     const walked = inListOrder(entries, query, direction).limit(cap);
     const ids = db
       .selectFrom(walked.as('w'))
@@ -824,8 +887,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /** The ids of rows `skip` to `skip + limit` of the list in the given direction. */
-  function pageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean) {
-    const ids = matching(orgId, query).select('id');
+  function pageIds(orgId: string, query: UserListQuery, skip: number, limit: number, ascending: boolean, span?: Span) {
+    const ids = withinSpan(matching(orgId, query), query, span).select('id');
     return inListOrder(ids, query, ascending ? 'asc' : 'desc')
       .offset(skip)
       .limit(limit);
@@ -881,6 +944,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     query: UserListQuery,
     listKey: string,
     trigramServes: boolean,
+    span?: Span,
   ): Promise<boolean> {
     const version = await versionOf(orgId);
     if (version === undefined) return false;
@@ -893,7 +957,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       ? sparseMatches(orgId, query, await matchingDomains(orgId, query.search?.toLowerCase() ?? '')).select(ids)
       : db
           .selectFrom(
-            inListOrder(matching(orgId, query).select(['id', 'sort_name']), query, 'asc')
+            inListOrder(withinSpan(matching(orgId, query), query, span).select(['id', 'sort_name']), query, 'asc')
               .limit(MAX_LISTED_MATCHES)
               .as('matches'),
           )
@@ -977,6 +1041,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     limit: number,
     trigramServes: boolean,
     build = true,
+    span?: Span,
   ): Promise<ListedUser[] | undefined> {
     const listKey = JSON.stringify([
       query.sort === undefined ? 'id' : 'name',
@@ -996,7 +1061,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const read = () => pageRows(orgId, ids.as('page'), query, 'asc').execute();
     const users = await read();
     if (users.length > 0) return users;
-    if (!build || !(await buildSearchList(orgId, query, listKey, trigramServes))) return undefined;
+    if (!build || !(await buildSearchList(orgId, query, listKey, trigramServes, span))) return undefined;
     const built = await read();
     return built.length > 0 ? built : undefined;
   }
@@ -1029,12 +1094,19 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // the search's indexes read every match and sort them. Take the cheaper of the two (the
     // walk while the organisation's kept domain counts are pending, and on a short list).
     const base = query.search ? counts.base : total;
-    const walked = ((skip + limit) * base) / total;
     const search = query.search?.toLowerCase() ?? '';
+    // By name, a search's matches lie within its span (migration 0016), where a walk starts: it
+    // reads about that share of the list to pass all of them, however bunched they are.
+    const span =
+      search && query.sort !== undefined && counts.countsKept && base > walkUpTo
+        ? await searchSpan(orgId, search)
+        : undefined;
+    const reach = span ? Math.min(base, Math.max(total, Math.ceil(base * span.share))) : base;
+    const walked = ((skip + limit) * reach) / total;
     // A search the trigram index cannot narrow has its matches read by walking the whole list (for
     // its kept list): walking to a page within the first quarter of that costs less.
     const served = !search || (await trigramIndexServes(search));
-    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < base / 4);
+    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < reach / 4);
     /** The walk met its cap: its matches are bunched, and the page is read as a sparse search's. */
     let capped = false;
 
@@ -1045,10 +1117,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // sorts last), the walk reads most of the list. It reads at most `walkCap` entries, and a page
       // it could not finish in them is read as a sparse or dense search's page is.
       const cap = Math.ceil(Math.max(walkCap.factor * walked, walkCap.least));
-      if (cap < base) {
+      if (cap < reach) {
         const users = await pageRows(
           orgId,
-          cappedPageIds(orgId, query, skip, limit, !fromEnd, cap).as('page'),
+          cappedPageIds(orgId, query, skip, limit, !fromEnd, cap, span).as('page'),
           query,
           fromEnd ? 'desc' : 'asc',
         ).execute();
@@ -1095,14 +1167,14 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // the first page of one whose walk met its cap or that the trigram index cannot narrow: their
       // matches are then read once for the list, not for every page.
       if (!walk && (skip > 0 || capped || !served) && total <= MAX_LISTED_MATCHES) {
-        const users = await searchListPage(orgId, query, ascendingOffset, limit, served);
+        const users = await searchListPage(orgId, query, ascendingOffset, limit, served, true, span);
         if (users) {
           if (descending) users.reverse();
           return { users, total };
         }
       }
       ids = walk
-        ? pageIds(orgId, query, skip, limit, ascending)
+        ? pageIds(orgId, query, skip, limit, ascending, span)
         : sparseSearchPageIds(
             orgId,
             query,

@@ -14,6 +14,7 @@ import * as heavySearches from './0012-heavy-searches.ts';
 import * as pageBuckets from './0013-page-buckets.ts';
 import * as bucketSearchCounts from './0014-bucket-search-counts.ts';
 import * as searchWords from './0015-search-words.ts';
+import * as searchSpans from './0016-search-spans.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0013-page-buckets': pageBuckets,
   '0014-bucket-search-counts': bucketSearchCounts,
   '0015-search-words': searchWords,
+  '0016-search-spans': searchSpans,
 };
 
 /**
