@@ -46,10 +46,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            or excluded.last_sort > user_search_spans.last_sort
     $$;
 
+    -- The users of organisations being bulk-loaded are left out before their grams are computed.
     create function users_spans_insert() returns trigger language plpgsql as $$
     begin
-      perform user_search_spans_widen(array_agg(org_id), array_agg(search_text), array_agg(sort_name))
-      from inserted;
+      perform user_search_spans_widen(array_agg(i.org_id), array_agg(i.search_text), array_agg(i.sort_name))
+      from inserted i
+      where not exists (select 1 from user_search_grams_pending p where p.org_id = i.org_id)
+      having count(*) > 0;
       return null;
     end $$;
 
@@ -57,7 +60,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       perform user_search_spans_widen(array_agg(n.org_id), array_agg(n.search_text), array_agg(n.sort_name))
       from inserted n left join deleted o on o.org_id = n.org_id and o.id = n.id
-      where o.id is null or (n.search_text, n.sort_name) is distinct from (o.search_text, o.sort_name)
+      where (o.id is null or (n.search_text, n.sort_name) is distinct from (o.search_text, o.sort_name))
+        and not exists (select 1 from user_search_grams_pending p where p.org_id = n.org_id)
       having count(*) > 0;
       return null;
     end $$;
