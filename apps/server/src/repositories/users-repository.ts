@@ -124,26 +124,33 @@ function searchByIndexes(search: string, domains: readonly string[]) {
 type SearchTest = 'walk' | readonly string[];
 
 /**
- * The part of the order by name where a search's matches lie (`searchSpan`): its first and last
- * `sort_name`, and the share of the organisation's users there.
+ * The part of the order by name where a search's matches lie (`searchSpan`): the grams whose spans
+ * bound it, and the share of the organisation's users there when it was looked up.
  */
 interface Span {
-  first: string;
-  last: string;
+  orgId: string;
+  grams: readonly string[];
   share: number;
 }
 
 /** A page bucket's users, all statuses and user types (`b.n[1]` to `b.n[8]`). */
 const SUM_OF_BUCKET = sql.raw([1, 2, 3, 4, 5, 6, 7, 8].map((g) => `b.n[${g}]`).join(' + '));
 
-/** Limits a walk by name to a search's span; a walk in the order they joined is not limited. */
+/**
+ * Limits a walk by name to a search's span; a walk in the order they joined is not limited. The
+ * bounds are read in the walk's own statement, so that they are of the same state of the data: a
+ * user added since the span was looked up has widened it there (and a list built then is kept).
+ */
 function withinSpan<O>(
   select: SelectQueryBuilder<Database, 'users', O>,
   query: UserListQuery,
   span: Span | undefined,
 ): SelectQueryBuilder<Database, 'users', O> {
   if (!span || query.sort === undefined) return select;
-  return select.where('sort_name', '>=', span.first).where('sort_name', '<=', span.last);
+  const spans = sql`user_search_spans where org_id = ${span.orgId} and gram = any(${span.grams}::text[])`;
+  return select
+    .where('sort_name', '>=', sql<string>`(select max(first_sort) from ${spans})`)
+    .where('sort_name', '<=', sql<string>`(select min(last_sort) from ${spans})`);
 }
 
 /** Which searches are kept counted (migration 0009). */
@@ -604,11 +611,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
-   * The first page of a list without a search, its kept total a column of its rows: it skips no
-   * rows, so they are read straight from the ordered index, a statement PostgreSQL plans in a third
-   * of the time of `shallowPage`'s deferred join. No rows means that no user matches: a total of 0.
-   */
-  /**
    * Where a search's matches lie in the order by name (migration 0016): between the latest first and
    * the earliest last `sort_name` of its grams (itself when it is 1–3 characters long, else its
    * trigrams), and how many of the organisation's users, of how many, lie there (from the page
@@ -641,12 +643,17 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const row = rows[0];
     if (!row || row.n < grams.length || row.first === null || row.last === null) return undefined;
     return {
-      first: row.first,
-      last: row.last,
+      orgId,
+      grams,
       share: Number(row.users) > 0 ? Math.min(1, Number(row.within) / Number(row.users)) : 1,
     };
   }
 
+  /**
+   * The first page of a list without a search, its kept total a column of its rows: it skips no
+   * rows, so they are read straight from the ordered index, a statement PostgreSQL plans in a third
+   * of the time of `shallowPage`'s deferred join. No rows means that no user matches: a total of 0.
+   */
   async function firstPage(orgId: string, query: UserListQuery): Promise<UserPage> {
     const direction = query.sort === '-name' ? 'desc' : 'asc';
     const select = matching(orgId, query).select([...listedColumns, keptCount(orgId, query).as('total')]);
