@@ -613,9 +613,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * Where a search's matches lie in the order by name (migration 0016): between the latest first and
    * the earliest last `sort_name` of its grams (itself when it is 1–3 characters long, else its
-   * trigrams), and how many of the organisation's users, of how many, lie there (from the page
-   * buckets, a bucket or two more). Undefined when a gram has no span (nobody holds it) or the
-   * search holds the separator, which no gram does.
+   * trigrams), and how many of the organisation's users lie there (from the page buckets, a bucket
+   * or two more), of how many (its kept count). Undefined when a gram has no span (nobody holds
+   * it) or the search holds the separator, which no gram does.
    */
   async function searchSpan(orgId: string, search: string): Promise<Span | undefined> {
     if (search.includes(SEARCH_SEPARATOR)) return undefined;
@@ -638,7 +638,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         (select coalesce(sum(${SUM_OF_BUCKET}), 0) from user_page_buckets b, start
          where b.org_id = ${orgId} and b.by_name and (b.sort_name, b.id) >= (start.sort_name, start.id)
            and b.sort_name <= s.last) as within,
-        (select coalesce(sum(${SUM_OF_BUCKET}), 0) from user_page_buckets b where b.org_id = ${orgId} and b.by_name) as users
+        (select coalesce(sum(c.n), 0) from user_counts c where c.org_id = ${orgId}) as users
       from s`.execute(db);
     const row = rows[0];
     if (!row || row.n < grams.length || row.first === null || row.last === null) return undefined;
@@ -1037,18 +1037,17 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * The ascending rows `from` (inclusive) to `from + limit` (exclusive) of a sparse search's
    * matches with its filters, from the list of them kept for the organisation's data version
-   * (migration 0010), which is built first when there is none (unless `build` is false). Undefined
-   * when none could be built or the list holds no row there: the caller then reads the page from
-   * the search's indexes.
+   * (migration 0010), which is built first when there is none: from the search's indexes when the
+   * trigram index `serves` it, else by walking (within its `span`); with `build` false, never.
+   * Undefined when none could be built or the list holds no row there: the caller then reads the
+   * page from the search's indexes.
    */
   async function searchListPage(
     orgId: string,
     query: UserListQuery,
     from: number,
     limit: number,
-    trigramServes: boolean,
-    build = true,
-    span?: Span,
+    { serves, build, span }: { serves: boolean; build: boolean; span?: Span | undefined },
   ): Promise<ListedUser[] | undefined> {
     const listKey = JSON.stringify([
       query.sort === undefined ? 'id' : 'name',
@@ -1068,7 +1067,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const read = () => pageRows(orgId, ids.as('page'), query, 'asc').execute();
     const users = await read();
     if (users.length > 0) return users;
-    if (!build || !(await buildSearchList(orgId, query, listKey, trigramServes, span))) return undefined;
+    if (!build || !(await buildSearchList(orgId, query, listKey, serves, span))) return undefined;
     const built = await read();
     return built.length > 0 ? built : undefined;
   }
@@ -1147,7 +1146,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // A deep page of a search whose list an earlier page built reads it (a first page whose walk
       // met its cap builds one): "ν" by name, page 40 after page 1, 170–250 → 3 ms.
       if (walk && total <= MAX_LISTED_MATCHES) {
-        const users = await searchListPage(orgId, query, ascendingOffset, limit, served, false);
+        const users = await searchListPage(orgId, query, ascendingOffset, limit, { serves: served, build: false });
         if (users) {
           if (descending) users.reverse();
           return { users, total };
@@ -1174,7 +1173,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // the first page of one whose walk met its cap or that the trigram index cannot narrow: their
       // matches are then read once for the list, not for every page.
       if (!walk && (skip > 0 || capped || !served) && total <= MAX_LISTED_MATCHES) {
-        const users = await searchListPage(orgId, query, ascendingOffset, limit, served, true, span);
+        const users = await searchListPage(orgId, query, ascendingOffset, limit, { serves: served, build: true, span });
         if (users) {
           if (descending) users.reverse();
           return { users, total };
