@@ -10,7 +10,8 @@ import { PGliteDialect } from '../src/db/pglite-dialect.ts';
 import type { Database, NewUserRow } from '../src/db/schema.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { escapeLike, searchGrams, searchText, searchWords, sortName } from '../src/lib/user-text.ts';
+import { escapeLike, mailboxEndPattern, searchGrams, searchText, searchWords, sortName } from '../src/lib/user-text.ts';
+import { acrossTheAt } from '../src/repositories/users-repository.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
 import { spanMismatches } from './support/search-spans.ts';
 import type { CookieJar } from './support/sign-in.ts';
@@ -106,6 +107,39 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       const words = sql`search_words(${`x${punctuation}x`})`;
       const { rows } = await sql<{ n: number }>`select cardinality(show_trgm(${words})) as n`.execute(db);
       expect(rows[0]?.n, punctuation).toBe(5);
+    }
+  });
+
+  it('finds the heads that end with a text through their reversed mailbox as the database reverses it, for any text', async () => {
+    const heads = fc.sample(
+      fc
+        .tuple(
+          fc.string({ unit: 'grapheme', maxLength: 8 }),
+          fc.string({ unit: 'grapheme', maxLength: 10 }),
+          fc.nat(),
+          fc.boolean(),
+        )
+        .map(([name, mailbox, cut, random]) => {
+          const head = `${name}\u001f${mailbox}@`;
+          // Most ends are the head's own (its mailbox's last characters), some any text.
+          const ends = [...`${mailbox}@`];
+          const end = random ? `${[...name].slice(-2).join('')}@` : ends.slice(cut % ends.length).join('');
+          return { head, end };
+        }),
+      { numRuns: 300, seed: 20261126 },
+    );
+    heads.push(
+      { head: 'zoë\u001fzoe_1%\\@', end: '%\\@' },
+      { head: 'zoë\u001fzoe_1%\\@', end: '_1%\\@' },
+      { head: 'zoë\u001fzoex1%\\@', end: '_1%\\@' },
+      { head: '👩🏽‍💻\u001f👩🏽‍💻.1@', end: '💻.1@' },
+    );
+    for (const { head, end } of heads) {
+      if (head.includes('\u0000') || end.includes('\u001f')) continue;
+      const { rows } = await sql<{ reversed: boolean; ends: boolean }>`
+        select search_mailbox_reversed(${head}) collate "C" like ${mailboxEndPattern(end)} as reversed,
+               ${head}::text like ${`%${escapeLike(end)}`} as ends`.execute(db);
+      expect(rows[0]?.reversed, JSON.stringify({ head, end })).toBe(rows[0]?.ends);
     }
   });
 
@@ -238,6 +272,8 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     rows.push(user(orgId, 'Eve Nodomain', 'eve-without-at'), user(orgId, 'Fay Trailing', 'fay@'));
     // A name that holds the letters the trigram index reads a full stop as (migration 0015).
     rows.push(user(orgId, 'Gil Marqj4', 'gil.m@x.org'));
+    // A mailbox that holds what LIKE reads as wildcards and escapes, found by how it ends (0017).
+    rows.push(user(orgId, 'Hal Percent', 'h_l%\\1@x.org'), user(orgId, 'Ida Under', 'hxlz\\1@x.org'));
     await insertUsers(db, rows);
     const own = await signedInAdminOf(db, server.baseUrl, { id: orgId, slug: 'domains', name: 'Domains' });
     const list = async (query: string) => {
@@ -300,6 +336,17 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       'rqj4',
       'l m',
       'a l',
+      // Across the @: mailboxes that end so (the index of mailbox ends, migration 0017).
+      '0@acme',
+      '5@sub.a',
+      '12@sub',
+      '1@x.o',
+      '%\\1@x',
+      '_l%\\1@x.org',
+      'l%\\1@x',
+      '.1@acme-',
+      'y.3@acme.ex',
+      'e.1@a',
     ]) {
       await check(search);
     }
@@ -314,6 +361,25 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     );
     for (const search of samples) await check(search);
   }, 60_000);
+
+  it('puts a search across the @ to the index of mailbox ends, its range in the index condition', async () => {
+    const orgId = uuidv7();
+    await db.insertInto('organizations').values({ id: orgId, name: 'Ends', slug: 'ends' }).execute();
+    await insertUsers(
+      db,
+      Array.from({ length: 3000 }, (_, n) => user(orgId, `Person ${n}`, `person.${n}@ends.example`)),
+    );
+    await sql`analyze users`.execute(db);
+    const rows = await db
+      .selectFrom('users')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where(acrossTheAt('52@ends') ?? sql<boolean>`false`)
+      .explain();
+    const plan = rows.map((row) => String(row['QUERY PLAN'])).join('\n');
+    // The reversed mailbox's range, not only the organisation: the query's expression is the index's.
+    expect(plan).toMatch(/users_mailbox_end_idx[^\n]*\n\s*(Recheck|Index) Cond: \(\(org_id = [^\n]*>= '@25'::text\)/);
+  });
 
   it('reads the users of matching domains from the kept domain counts, not from the rows', async () => {
     const key = '\u001fgrams.example';

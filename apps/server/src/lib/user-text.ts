@@ -92,3 +92,12 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
 export function searchWords(text: string): string {
   return text.replace(/[ .@\-_'+,]/g, (character) => WORD_BREAKS[character] ?? character);
 }
+
+/**
+ * The LIKE pattern, on the database's `search_mailbox_reversed(search_head)` (migration 0017), of the
+ * heads that end with `end` (a search's part up to an `@` inside it): reversed by code points, as the
+ * database's `reverse()` reverses characters, escaped, and open at its end.
+ */
+export function mailboxEndPattern(end: string): string {
+  return `${escapeLike([...end].reverse().join(''))}%`;
+}

@@ -15,6 +15,7 @@ import * as pageBuckets from './0013-page-buckets.ts';
 import * as bucketSearchCounts from './0014-bucket-search-counts.ts';
 import * as searchWords from './0015-search-words.ts';
 import * as searchSpans from './0016-search-spans.ts';
+import * as mailboxEnds from './0017-mailbox-ends.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0014-bucket-search-counts': bucketSearchCounts,
   '0015-search-words': searchWords,
   '0016-search-spans': searchSpans,
+  '0017-mailbox-ends': mailboxEnds,
 };
 
 /**
