@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { HEAVY_SEARCHES_FROM, HeavySearchTally, keepHeavySearches, MAX_HEAVY_SEARCHES } from './heavy-searches.ts';
-import { GramTally, insertGrams, insertSpans } from './search-grams.ts';
+import type { Database, UserRow } from './schema.ts';
+import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-grams.ts';
 
 /**
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
@@ -30,24 +31,17 @@ export async function recountOrganization(
     await tx.deleteFrom('user_search_spans').where('org_id', '=', orgId).execute();
     const grams = new GramTally();
     const heavy = new HeavySearchTally();
-    let after: string | undefined;
-    for (;;) {
-      let page = tx
-        .selectFrom('users')
-        .select(['id', 'search_text', 'status', 'is_system_admin', 'sort_name'])
-        .where('org_id', '=', orgId)
-        .orderBy('id')
-        .limit(20_000);
-      if (after) page = page.where('id', '>', after);
-      const rows = await page.execute();
-      for (const row of rows) {
-        grams.add(row.search_text, row.status, row.is_system_admin, row.sort_name);
-        heavy.add(row.search_text, row.status, row.is_system_admin);
-      }
-      const last = rows.at(-1);
-      if (!last) break;
-      after = last.id;
-    }
+    type Row = Pick<UserRow, 'org_id' | 'id' | 'search_text' | 'status' | 'is_system_admin' | 'sort_name'>;
+    await forEachUserChunk<Row, Database>(
+      tx,
+      { columns: ['search_text', 'status', 'is_system_admin', 'sort_name'], where: sql<boolean>`org_id = ${orgId}` },
+      (rows) => {
+        for (const row of rows) {
+          grams.add(row.search_text, row.status, row.is_system_admin, row.sort_name);
+          heavy.add(row.search_text, row.status, row.is_system_admin);
+        }
+      },
+    );
     await insertGrams(tx, orgId, grams);
     await insertSpans(tx, orgId, grams);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { GramTally, insertGrams } from '../search-grams.ts';
+import type { Kysely } from 'kysely';
+import { forEachUserChunk, GramTally, insertGrams } from '../search-grams.ts';
 import { runStatements } from './run-statements.ts';
 
 /**
@@ -111,18 +111,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
  */
 async function backfill(db: Kysely<unknown>): Promise<void> {
   const tallies = new Map<string, GramTally>();
-  let after: { org_id: string; id: string } | undefined;
-  for (;;) {
-    const { rows } = await sql<{
-      org_id: string;
-      id: string;
-      search_text: string;
-      status: string;
-      is_system_admin: boolean;
-    }>`
-      select org_id, id, search_text, status, is_system_admin from users
-      ${after ? sql`where (org_id, id) > (${after.org_id}::uuid, ${after.id}::uuid)` : sql``}
-      order by org_id, id limit 20000`.execute(db);
+  type Row = { org_id: string; id: string; search_text: string; status: string; is_system_admin: boolean };
+  await forEachUserChunk<Row, unknown>(db, { columns: ['search_text', 'status', 'is_system_admin'] }, (rows) => {
     for (const row of rows) {
       let tally = tallies.get(row.org_id);
       if (!tally) {
@@ -131,10 +121,7 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
       }
       tally.add(row.search_text, row.status, row.is_system_admin);
     }
-    const last = rows.at(-1);
-    if (!last) break;
-    after = last;
-  }
+  });
   for (const [orgId, tally] of tallies) await insertGrams(db, orgId, tally);
 }
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { GramTally, insertSpans } from '../search-grams.ts';
+import { forEachUserChunk, GramTally, insertSpans } from '../search-grams.ts';
 import { runStatements } from './run-statements.ts';
 
 /**
@@ -79,25 +79,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const write = async () => {
     if (tally && tallied) await insertSpans(db, tallied, tally);
   };
-  let after: { org_id: string; id: string } | undefined;
-  for (;;) {
-    const { rows } = await sql<{ org_id: string; id: string; search_text: string; sort_name: string }>`
-      select org_id, id, search_text, sort_name from users
-      where org_id not in (select org_id from user_search_grams_pending)
-        ${after ? sql`and (org_id, id) > (${after.org_id}::uuid, ${after.id}::uuid)` : sql``}
-      order by org_id, id limit 20000`.execute(db);
-    for (const row of rows) {
-      if (row.org_id !== tallied) {
-        await write();
-        tally = new GramTally();
-        tallied = row.org_id;
+  type Row = { org_id: string; id: string; search_text: string; sort_name: string };
+  await forEachUserChunk<Row, unknown>(
+    db,
+    {
+      columns: ['search_text', 'sort_name'],
+      where: sql<boolean>`org_id not in (select org_id from user_search_grams_pending)`,
+    },
+    async (rows) => {
+      for (const row of rows) {
+        if (row.org_id !== tallied) {
+          await write();
+          tally = new GramTally();
+          tallied = row.org_id;
+        }
+        tally?.add(row.search_text, 'active', false, row.sort_name);
       }
-      tally?.add(row.search_text, 'active', false, row.sort_name);
-    }
-    const last = rows.at(-1);
-    if (!last) break;
-    after = last;
-  }
+    },
+  );
   await write();
 }
 
