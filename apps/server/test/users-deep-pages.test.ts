@@ -148,6 +148,35 @@ describe('deep pages of a large organisation', () => {
     expect((await searchLists()).length).toBe(searchShapes.length);
   });
 
+  it("counts and pages a search with a filter few users have by walking that filter's index, exactly", async () => {
+    const { db } = server.database;
+    // Larger than a walk of the whole organisation would be chosen for (walkUpTo), and each filter's
+    // users few enough to walk (FILTER_WALK_UP_TO): no list built, no bucket counted.
+    // A search counted through its indexes would be kept from its first match on (keepSearchesFrom).
+    const users = createUsersRepository(db, { walkUpTo: 50, keepSearchesFrom: 1 });
+    await db.deleteFrom('user_search_lists').execute();
+    await db.deleteFrom('user_page_bucket_searches').execute();
+    await db.deleteFrom('user_search_counts').execute();
+    await db.deleteFrom('user_kept_searches').where('org_id', '=', orgId).execute();
+    const filtered: Omit<UserListQuery, 'pageNumber'>[] = [
+      { pageSize: 5, search: 'son', status: 'pending', sort: 'name' },
+      { pageSize: 2, search: 'mit', status: 'disabled', isSystemAdmin: false, sort: '-name' },
+      { pageSize: 10, search: 'an', isSystemAdmin: true },
+      { pageSize: 25, search: 'a', status: 'inactive', sort: 'name' },
+      // Longer than the kept grams: counted, by walking the filter's index.
+      { pageSize: 25, search: 'user', status: 'pending' },
+      { pageSize: 1, search: 'ller', isSystemAdmin: true, sort: 'name' },
+    ];
+    const everyPage = (lastPage: number) => Array.from({ length: lastPage + 1 }, (_, n) => n + 1);
+    await expectPagesExact(server, orgId, users, filtered, everyPage, 2);
+    expect(await searchLists()).toEqual([]);
+    const counted = await db.selectFrom('user_page_bucket_searches').select('search').execute();
+    expect(counted).toEqual([]);
+    const kept = await db.selectFrom('user_kept_searches').select('search').where('org_id', '=', orgId).execute();
+    expect(kept.map((row) => row.search)).not.toContain('user');
+    expect(kept.map((row) => row.search)).not.toContain('ller');
+  }, 60_000);
+
   it("reads a deep page of a sparse search from the search's list, not from the rows", async () => {
     const users = createUsersRepository(server.database.db, { walkUpTo: 0 });
     const query: UserListQuery = { pageSize: 25, pageNumber: 2, search: 'son', sort: 'name' };

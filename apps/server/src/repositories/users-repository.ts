@@ -52,6 +52,8 @@ const rowColumns = [
 const BUCKETED_FROM = 5000;
 /** A sparse search's matches are kept as a list (migration 0010) only up to this many (16 bytes each). */
 const MAX_LISTED_MATCHES = 50_000;
+/** A search with a filter is counted by walking the filter's index when it holds at most this many users (`filterWalkCheaper`). */
+const FILTER_WALK_UP_TO = 200_000;
 /** At most this many lists are kept per organisation (800 KB each at most); the least recently built go first. */
 const MAX_SEARCH_LISTS = 16;
 /** The bucket counts (migration 0014) of at most this many searches and orders are kept per organisation. */
@@ -410,8 +412,49 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // organisation's users with a word that starts or ends so.
       if (heads <= 0) plan = 'domains';
       else if (heads >= walkDenseFrom * orgTotal || !(await trigramIndexServes(search))) plan = 'parallel';
+      // With a filter that few users have, walking that filter's own index (its entries hold the
+      // search text) costs less than reading every candidate's row, or every user of the
+      // organisation: "triz" among inactive System Admins, 198 → 8 ms. Counted for the filters
+      // alone, then, and cached as any count.
+      else if (plan === 'indexes' && (await filterWalkCheaper(orgId, query, heads))) plan = 'walk';
+      if (plan === 'parallel' && (await filterWalkCheaper(orgId, query, Number.POSITIVE_INFINITY))) plan = 'walk';
+      if (plan === 'walk') return { total: await countAndCache(orgId, query, key, row.version), base, countsKept };
     }
     return { total: await countAndMaybeKeep(orgId, query, search, key, plan), base, countsKept };
+  }
+
+  /**
+   * Whether a search with filters is read for less by walking the filters' own index (its entries
+   * hold the search text) than through the search's indexes: when a filter leaves at most
+   * `FILTER_WALK_UP_TO` entries to read (about 12 ms per 100,000), and reading each costs less than
+   * a sixteenth of reading one of the search's `candidates` rows (a bitmap heap scan, 1–3 µs a row,
+   * against 0.1 µs an index entry). `candidates` are the organisation's users who may hold the
+   * search, or are estimated from its `matches` among the `of` users with the filters.
+   */
+  async function filterWalkCheaper(
+    orgId: string,
+    query: UserListQuery,
+    candidates: number | { matches: number; of: number },
+  ): Promise<boolean> {
+    if (query.status === undefined && query.isSystemAdmin === undefined) return false;
+    const counts = await db
+      .selectFrom('user_counts')
+      .select(['status', 'is_system_admin', 'n'])
+      .where('org_id', '=', orgId)
+      .execute();
+    const users = (holds: (count: (typeof counts)[number]) => boolean) =>
+      counts.filter(holds).reduce((total, count) => total + Number(count.n), 0);
+    const entries = Math.min(
+      query.status === undefined ? Number.POSITIVE_INFINITY : users((count) => count.status === query.status),
+      query.isSystemAdmin === undefined
+        ? Number.POSITIVE_INFINITY
+        : users((count) => count.is_system_admin === query.isSystemAdmin),
+    );
+    const estimated =
+      typeof candidates === 'number'
+        ? candidates
+        : (candidates.matches * users(() => true)) / Math.max(candidates.of, 1);
+    return entries <= FILTER_WALK_UP_TO && entries <= 16 * estimated;
   }
 
   /** Whether the database's pg_trgm takes letters beyond ASCII for word characters (not in the C locale). */
@@ -1119,12 +1162,21 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // A search the trigram index cannot narrow has its matches read by walking the whole list (for
     // its kept list): walking to a page within the first quarter of that costs less.
     const served = !search || (await trigramIndexServes(search));
-    let walk = !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < reach / 4);
+    // With a filter that few users have, its own ordered index is walked to the page, at most every
+    // entry of it (`filterWalkCheaper`): "δόπουλο" among System Admins, page 10, 104 → 36 ms.
+    const filterWalk =
+      search !== '' &&
+      counts.countsKept &&
+      walkUpTo > 0 &&
+      base > walkUpTo &&
+      (await filterWalkCheaper(orgId, query, { matches: total, of: base }));
+    let walk =
+      filterWalk || !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < reach / 4);
     /** The walk met its cap: its matches are bunched, and the page is read as a sparse search's. */
     let capped = false;
 
-    const bucketed = skip > 0 && walked >= bucketSearchesFrom;
-    if (query.search && walk && !bucketed && counts.countsKept && base > walkUpTo) {
+    const bucketed = !filterWalk && skip > 0 && walked >= bucketSearchesFrom;
+    if (query.search && walk && !filterWalk && !bucketed && counts.countsKept && base > walkUpTo) {
       // The estimate takes the matches as spread evenly through the list's order; when they are
       // bunched far from where the walk starts (a name's letters in the order by name, a script that
       // sorts last), the walk reads most of the list. It reads at most `walkCap` entries, and a page
