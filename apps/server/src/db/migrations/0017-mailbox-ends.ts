@@ -9,8 +9,9 @@ import { runStatements } from './run-statements.ts';
  * organisation (0.1–0.25 s at 1,000,000 users on PostgreSQL), the most frequent of the slow first
  * requests. Reversed, a mailbox's end is its start, a range of this index led by `org_id`: the
  * users whose mailbox ends with "52@" are those whose reversed mailbox starts with "@25". The domain
- * beside it is tested in the index, and the status and user type it includes count a search without
- * reading the table.
+ * beside it is tested in the index. Each match's row is still read (PostgreSQL answers no index-only
+ * scan from an expression index), so an end that a tenth of the users share ("7@ben") costs about
+ * what the walk did; the status and user type it includes serve no scan (docs/decisions.md).
  *
  * On a large PostgreSQL table, building the index takes some seconds per million users and blocks
  * writes to users meanwhile: plan it as downtime.
@@ -20,7 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
     `
     -- The mailbox is the head's part after the separator between name and mailbox (U+001F), its
-    -- last "@" included. Kept in step with mailboxEndKey() in apps/server/src/lib/user-text.ts.
+    -- last "@" included. Kept in step with mailboxEndPattern() in apps/server/src/lib/user-text.ts.
     create function search_mailbox_reversed(head text) returns text
       language sql immutable parallel safe as $$
         select reverse(split_part(head, chr(31), -1))
