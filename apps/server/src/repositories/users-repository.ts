@@ -1132,7 +1132,13 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (!query.search && offset < BUCKETED_FROM) return shallowPage(orgId, query, offset);
     const counts = query.search
       ? await searchCounts(orgId, query)
-      : { total: await countWithoutSearch(orgId, query), base: 0, orgUsers: 0, filterUsers: 0, countsKept: false };
+      : {
+          total: await countWithoutSearch(orgId, query),
+          base: 0,
+          orgUsers: 0,
+          filterUsers: Number.POSITIVE_INFINITY,
+          countsKept: false,
+        };
     const { total } = counts;
     if (offset >= total) return { users: [], total };
     if (query.search && counts.countsKept && total === counts.base) {
