@@ -357,6 +357,37 @@ describe('deep pages of a large organisation', () => {
     expect(await bucketSearches('mi')).not.toEqual([]);
   });
 
+  it('finds a deep page, in join order, of a search the trigram index cannot narrow from its bucket counts taken from the nearer end, not from a list of all of it', async () => {
+    const { db } = server.database;
+    await db.deleteFrom('user_search_lists').execute();
+    await db.deleteFrom('user_page_bucket_searches').execute();
+    // "an" has no three characters in a row for the trigram index: a list of it is built by walking
+    // every user, where its counts per bucket stop at the page.
+    const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 100, bucketsCountedAtOnce: 1 });
+    const shape = { pageSize: 25, search: 'an' } as const;
+    const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+    const lastPage = Math.ceil(total / shape.pageSize);
+    expect(lastPage).toBeGreaterThan(40);
+    // The page just before the middle, counted from the start: at most the first half of the buckets.
+    await expectPageExact(server, orgId, users, { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 }, total);
+    const [counted] = await bucketSearches('an');
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from user_page_buckets where org_id = ${orgId} and not by_name`.execute(db);
+    const buckets = rows[0]?.n ?? 0;
+    expect(Number(counted?.split(': ')[1])).toBeGreaterThan(1);
+    expect(Number(counted?.split(': ')[1])).toBeLessThanOrEqual(Math.ceil(buckets / 2) + 1);
+    const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 2);
+    await expectPagesExact(
+      server,
+      orgId,
+      users,
+      [shape, { pageSize: 10, search: 'An', status: 'active' }],
+      everyFifth,
+      20,
+    );
+    expect(await searchLists()).toEqual([]);
+  });
+
   it('walks a search bunched in the order by name from where its matches start, not from the first name', async () => {
     // "山" is held by Japanese and Chinese names only, which sort after every other script's: 108
     // of the 12,345 users, the first of them past 11,000 others. The walk is capped at the entries

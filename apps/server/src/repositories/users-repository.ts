@@ -1180,8 +1180,16 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       walkUpTo > 0 &&
       base > walkUpTo &&
       filterWalkCheaper(counts.filterUsers, (total * counts.orgUsers) / Math.max(base, 1), filterWalkUpTo);
+    // Its deep pages are found from its counts per page bucket, taken from the nearer end up to the
+    // page (at most half the list), where its kept list would be built by walking all of it ("도윤",
+    // page 400 in join order: 135 → 50 ms); by name only when its span is half the list or more.
+    const bucketsOverList = !served && skip > 0 && (query.sort === undefined || reach >= base / 2);
     let walk =
-      filterWalk || !counts.countsKept || base <= walkUpTo || walked < 3 * total || (!served && walked < reach / 4);
+      filterWalk ||
+      !counts.countsKept ||
+      base <= walkUpTo ||
+      walked < 3 * total ||
+      (!served && (walked < reach / 4 || bucketsOverList));
     /** The walk met its cap: its matches are bunched, and the page is read as a sparse search's. */
     let capped = false;
 
