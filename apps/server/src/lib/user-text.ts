@@ -94,7 +94,7 @@ export function searchWords(text: string): string {
 }
 
 /**
- * The LIKE pattern, on the database's `search_mailbox_reversed(search_head)` (migration 0017), of the
+ * The LIKE pattern, on the database's `search_mailbox_end(search_text)` (migration 0018), of the
  * heads that end with `end` (a search's part up to an `@` inside it): reversed by code points, as the
  * database's `reverse()` reverses characters, escaped, and open at its end.
  */

@@ -102,12 +102,13 @@ function headHolds(text: string) {
 /**
  * A search with an `@` inside matches across the `@` between head and domain: the head ends with
  * the part up to the last `@` (its mailbox, reversed, starts with it: a range of the index of mailbox
- * ends, migration 0017), and the domain starts with the rest. Undefined for any other search.
+ * ends, migrations 0017 and 0018), and the domain starts with the rest. Undefined for any other
+ * search. It reads `search_text` alone, which that index holds: counted by itself, it reads no row.
  */
 export function acrossTheAt(search: string) {
   const at = search.lastIndexOf('@');
   if (at <= 0 || at === search.length - 1) return undefined;
-  return sql<boolean>`(search_mailbox_reversed(search_head) collate "C" like ${mailboxEndPattern(search.slice(0, at + 1))} and starts_with(search_domain(search_text), ${search.slice(at + 1)}))`;
+  return sql<boolean>`(search_mailbox_end(search_text) collate "C" like ${mailboxEndPattern(search.slice(0, at + 1))} and starts_with(search_domain(search_text), ${search.slice(at + 1)}))`;
 }
 
 /**
@@ -542,13 +543,30 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    */
   async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan) {
     const walk = plan === 'walk' || plan === 'parallel';
-    const countFound = () => {
-      let found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on);
-      if (!walk) found = found.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`);
-      return found
-        .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
-        .groupBy(['status', 'is_system_admin'])
-        .execute();
+    const countFound = async () => {
+      const across = walk ? undefined : acrossTheAt(search);
+      let found = [matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on)];
+      if (across) {
+        // Those found across the `@` are counted from the index of mailbox ends alone (migration
+        // 0018), the few whose head holds it besides through the trigram index: "7@ben", a tenth of
+        // 1,000,000 users, 183 → 30 ms. (A search with an `@` inside is never found by its domain.)
+        const users = on.selectFrom('users').where('org_id', '=', orgId);
+        found = [users.where(across), users.where(headHolds(escapeLike(search))).where(sql<boolean>`not ${across}`)];
+      } else if (!walk) {
+        found = found.map((select) =>
+          select.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`),
+        );
+      }
+      const parts = [];
+      for (const select of found) {
+        parts.push(
+          ...(await select
+            .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+            .groupBy(['status', 'is_system_admin'])
+            .execute()),
+        );
+      }
+      return parts;
     };
     const inFound = plan === 'domains' ? [] : await countFound();
     const inDomains = await on

@@ -16,6 +16,7 @@ import * as bucketSearchCounts from './0014-bucket-search-counts.ts';
 import * as searchWords from './0015-search-words.ts';
 import * as searchSpans from './0016-search-spans.ts';
 import * as mailboxEnds from './0017-mailbox-ends.ts';
+import * as mailboxEndsCovered from './0018-mailbox-ends-covered.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0015-search-words': searchWords,
   '0016-search-spans': searchSpans,
   '0017-mailbox-ends': mailboxEnds,
+  '0018-mailbox-ends-covered': mailboxEndsCovered,
 };
 
 /**
