@@ -189,4 +189,32 @@ describe.skipIf(!adminUrl)('writers of one organisation at the same time', () =>
       }
     }
   }, 60_000);
+
+  it('answers a search whose list another request stores at the same moment, rather than failing the count', async () => {
+    // The count builds the search's list in its own repeatable-read snapshot: a list of the same key
+    // that another request committed meanwhile is a serialization failure for that statement.
+    const repository = createUsersRepository(database.db, { walkUpTo: 0 });
+    const query: UserListQuery = { pageSize: 25, pageNumber: 1, search: 'ter a' };
+    await database.db.deleteFrom('user_search_counts').execute();
+    await database.db.deleteFrom('user_search_lists').execute();
+    const other = new pg.Client({ connectionString: scratch.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(
+        `insert into user_search_lists (org_id, list_key, version, ids)
+         select org_id, $2, version, '{}' from org_data_versions where org_id = $1`,
+        [org, JSON.stringify(['id', null, null, 'ter a'])],
+      );
+      // Counted while the other's list is not yet committed: its insert waits, then meets it.
+      const answer = repository.listUsers(org, query);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('commit');
+      const page = await answer;
+      expect(page.total).toBe(1);
+      expect(page.users.map((user) => user.name)).toEqual(['Writer active']);
+    } finally {
+      await other.end();
+    }
+  });
 });

@@ -177,6 +177,37 @@ describe('deep pages of a large organisation', () => {
     expect(kept.map((row) => row.search)).not.toContain('ller');
   }, 60_000);
 
+  it('builds a sparse search’s list for its filters and order from the rows its count reads, first page included', async () => {
+    const { db } = server.database;
+    const users = createUsersRepository(db, { walkUpTo: 0 });
+    const clear = async () => {
+      await db.deleteFrom('user_search_lists').execute();
+      await db.deleteFrom('user_search_counts').execute();
+      await db.deleteFrom('user_kept_searches').where('org_id', '=', orgId).execute();
+    };
+    await clear();
+    // A first page builds no list by itself: this one comes from the count.
+    const first: UserListQuery = { pageSize: 5, pageNumber: 1, search: 'ller', status: 'active', sort: '-name' };
+    const { total } = await users.listUsers(orgId, first);
+    expect(await searchLists()).toEqual([JSON.stringify(['name', 'active', null, 'ller'])]);
+    expect(total).toBeGreaterThan(10);
+    for (const pageNumber of [1, 2, Math.ceil(total / 5)]) {
+      await expectPageExact(server, orgId, users, { ...first, pageNumber }, total);
+    }
+    // In join order, with a user type: the deep page counted first reads the list built beside.
+    await clear();
+    const deep: UserListQuery = { pageSize: 5, pageNumber: 3, search: 'mith', isSystemAdmin: false };
+    const counted = await users.listUsers(orgId, deep);
+    expect(counted.total).toBeGreaterThan(15);
+    expect(await searchLists()).toEqual([JSON.stringify(['id', null, false, 'mith'])]);
+    await expectPageExact(server, orgId, users, deep, counted.total);
+    // A search some users hold through their domain is counted partly from the domains' kept
+    // counts: its rows are not all read, and no list is built from them.
+    await clear();
+    await users.listUsers(orgId, { pageSize: 25, pageNumber: 1, search: 'arge.e' });
+    expect(await searchLists()).toEqual([]);
+  });
+
   it("reads a deep page of a sparse search from the search's list, not from the rows", async () => {
     const users = createUsersRepository(server.database.db, { walkUpTo: 0 });
     const query: UserListQuery = { pageSize: 25, pageNumber: 2, search: 'son', sort: 'name' };

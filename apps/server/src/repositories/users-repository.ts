@@ -259,6 +259,26 @@ function inListOrder<O>(
     : select.orderBy('sort_name', direction).orderBy('id', direction);
 }
 
+/** The key of a search's kept list (migration 0010): its order, filters and search. */
+function listKeyOf(query: UserListQuery): string {
+  return JSON.stringify([
+    query.sort === undefined ? 'id' : 'name',
+    query.status ?? null,
+    query.isSystemAdmin ?? null,
+    query.search?.toLowerCase() ?? '',
+  ]);
+}
+
+/**
+ * The list a search's count may build beside it (`countAndList`): for the request's filters and
+ * order, at the data version the count reads; `stored` once the statement that stores it has run.
+ */
+interface ListOfCount {
+  query: UserListQuery;
+  version: string;
+  stored: boolean;
+}
+
 /** The filters of a query as one SQL condition, for aggregates over several of their rows. */
 function filtersHold(query: UserListQuery) {
   return sql.join(
@@ -441,8 +461,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     if (row.kept) return { total: Number(row.kept_n), ...sizes, countsKept };
     if (row.n !== undefined && row.n !== null) return { total: Number(row.n), ...sizes, countsKept };
     let plan: CountPlan = orgUsers <= walkUpTo ? 'walk' : 'indexes';
+    /** Whether the count may read few enough rows to build the search's list beside it. */
+    let listBeside = true;
     if (plan === 'indexes' && walkUpTo > 0) {
       const heads = await headsAtMost(orgId, search);
+      listBeside = heads <= MAX_LISTED_MATCHES;
       // No name or mailbox holds it: its users are those of its domains, whose counts are kept. A
       // search that many may hold, or whose trigrams the index cannot narrow, is walked: the
       // organisation's own index bounds the cost, where the trigram index's candidates are every
@@ -458,7 +481,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         return { total: await countAndCache(orgId, query, key, row.version), ...sizes, countsKept };
       }
     }
-    return { total: await countAndMaybeKeep(orgId, query, search, key, plan), ...sizes, countsKept };
+    return { total: await countAndMaybeKeep(orgId, query, search, key, plan, listBeside), ...sizes, countsKept };
   }
 
   /** Whether the database's pg_trgm takes letters beyond ASCII for word characters (not in the C locale). */
@@ -541,10 +564,33 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * the domains' users for the heads. From the `domains` alone when the kept counts say that no
    * name or mailbox holds it but in a user whose domain does.
    */
-  async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan) {
+  async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan, list?: ListOfCount) {
     const walk = plan === 'walk' || plan === 'parallel';
+    const inDomains = await on
+      .selectFrom('user_search_grams')
+      .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where(domainKeyMatch(search))
+      .groupBy(['status', 'is_system_admin'])
+      .execute();
+    const sum = (parts: { n: string }[]) => parts.reduce((total, part) => total + Number(part.n), 0);
     const countFound = async () => {
       const across = walk ? undefined : acrossTheAt(search);
+      if (list && plan === 'indexes' && !across && sum(inDomains) === 0) {
+        // Every match is among the rows read here: the list a later page reads is built from them.
+        // Storing it can fail where counting would not (a list of the same key that another request
+        // committed after this snapshot began is a serialization failure): the count is then taken
+        // alone, from a savepoint before it.
+        await sql`savepoint list_beside`.execute(on);
+        try {
+          const rows = await countAndList(on, orgId, search, list);
+          await sql`release savepoint list_beside`.execute(on);
+          return rows;
+        } catch {
+          await sql`rollback to savepoint list_beside`.execute(on);
+          list.stored = false;
+        }
+      }
       let found = [matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on)];
       if (across) {
         // Those found across the `@` are counted from the index of mailbox ends alone (migration
@@ -569,14 +615,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       return parts;
     };
     const inFound = plan === 'domains' ? [] : await countFound();
-    const inDomains = await on
-      .selectFrom('user_search_grams')
-      .select(['status', 'is_system_admin', sql<string>`sum(n)`.as('n')])
-      .where('org_id', '=', orgId)
-      .where(domainKeyMatch(search))
-      .groupBy(['status', 'is_system_admin'])
-      .execute();
-    const sum = (parts: { n: string }[]) => parts.reduce((total, part) => total + Number(part.n), 0);
     const counts: Counts = new Map();
     for (const part of walk ? [inFound] : [inFound, inDomains]) {
       for (const { status, is_system_admin, n } of part) {
@@ -590,12 +628,48 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
+   * A search's users per status and user type, found through the trigram index (none through a
+   * domain), and in the same statement its list for `list`'s filters and order, stored for the data
+   * version the count's snapshot holds, as `buildSearchList` stores one (a newer list is never
+   * replaced; more matches than a list holds, none). A sparse search's later pages, and a first page
+   * that would read every match, read the list then, rather than every candidate's row a second time:
+   * "de Vri", page 3, at 1,000,000 users on PostgreSQL, 108–122 → 61–74 ms.
+   */
+  async function countAndList(on: Db, orgId: string, search: string, list: ListOfCount) {
+    const found = matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], on)
+      .select(['id', 'sort_name', 'status', 'is_system_admin'])
+      .offset(0);
+    const order = list.query.sort === undefined ? sql`id` : sql`sort_name, id`;
+    const { rows } = await sql<{ status: string; is_system_admin: boolean; n: string }>`
+      with found as materialized (${found}),
+      listed as (
+        insert into user_search_lists (org_id, list_key, version, ids)
+        select ${orgId}::uuid, ${listKeyOf(list.query)}, ${list.version}::bigint,
+          (select coalesce(array_agg(id order by ${order}), '{}') from found where ${filtersHold(list.query)})
+        where (select count(*) from found where ${filtersHold(list.query)}) <= ${MAX_LISTED_MATCHES}
+        on conflict (org_id, list_key) do update
+          set version = excluded.version, ids = excluded.ids, built_at = now()
+          where user_search_lists.version < excluded.version
+      )
+      select status, is_system_admin, count(*) as n from found group by status, is_system_admin`.execute(on);
+    list.stored = true;
+    return rows;
+  }
+
+  /**
    * Counts a longer search in one snapshot with the organisation's data version (repeatable read,
    * no locks: writers do not wait for it). When many names or mailboxes hold it, its counts are kept
    * (migration 0009); otherwise the total is cached for the version it was counted at. `plan` says
    * how it is counted (`searchCounts` chooses).
    */
-  async function countAndMaybeKeep(orgId: string, query: UserListQuery, search: string, key: string, plan: CountPlan) {
+  async function countAndMaybeKeep(
+    orgId: string,
+    query: UserListQuery,
+    search: string,
+    key: string,
+    plan: CountPlan,
+    listBeside: boolean,
+  ) {
     const counted = await db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -610,10 +684,14 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         if (plan === 'parallel' && parallelWalkWorkers > 0) {
           await sql`set local max_parallel_workers_per_gather = ${sql.lit(parallelWalkWorkers)}`.execute(tx);
         }
-        return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search, plan)) };
+        const list: ListOfCount | undefined =
+          version === undefined || !listBeside ? undefined : { query, version: String(version.version), stored: false };
+        const perGroup = await countPerStatusAndType(tx, orgId, search, plan, list);
+        return { version: version?.version, ...perGroup, listed: list?.stored === true };
       });
     const { counts, foundInHeads } = counted;
     const version = counted.version === undefined ? undefined : String(counted.version);
+    if (counted.listed && version !== undefined) await dropStaleLists(orgId, Number(version));
     if (version !== undefined && foundInHeads >= keepSearchesFrom) {
       const kept = await keepSearch(orgId, search, version, counts, plan);
       if (kept) return totalOf(kept, query);
@@ -1067,42 +1145,48 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
             .where((eb) => eb('user_search_lists.version', '<', eb.ref('excluded.version'))),
         )
         .execute();
-      // Lists of older versions are never read again; past the limit, the least recently built go.
-      // Rows another request holds are left to it (skip locked), so that two cleanups never wait
-      // for each other in opposite orders.
-      await db
-        .deleteFrom('user_search_lists')
-        .where('org_id', '=', orgId)
-        .where('list_key', 'in', (eb) =>
-          eb
-            .selectFrom('user_search_lists')
-            .select('list_key')
-            .where('org_id', '=', orgId)
-            .where((w) =>
-              w.or([
-                w('version', '<', version),
-                w(
-                  'list_key',
-                  'in',
-                  w
-                    .selectFrom('user_search_lists')
-                    .select('list_key')
-                    .where('org_id', '=', orgId)
-                    .orderBy('built_at', 'desc')
-                    .offset(MAX_SEARCH_LISTS),
-                ),
-              ]),
-            )
-            .forUpdate()
-            .skipLocked(),
-        )
-        .execute();
+      await dropStaleLists(orgId, version);
       return true;
     } catch {
       // The list is a shortcut: whatever kept it from being stored (a lock, a timeout), the page is
       // read without it. An unreachable database fails that read in turn.
       return false;
     }
+  }
+
+  /**
+   * Drops an organisation's lists of data versions before `version`, which are never read again,
+   * and, past its limit, the least recently built. Rows another request holds are left to it (skip
+   * locked), so that two cleanups never wait for each other in opposite orders.
+   */
+  async function dropStaleLists(orgId: string, version: number): Promise<void> {
+    await db
+      .deleteFrom('user_search_lists')
+      .where('org_id', '=', orgId)
+      .where('list_key', 'in', (eb) =>
+        eb
+          .selectFrom('user_search_lists')
+          .select('list_key')
+          .where('org_id', '=', orgId)
+          .where((w) =>
+            w.or([
+              w('version', '<', version),
+              w(
+                'list_key',
+                'in',
+                w
+                  .selectFrom('user_search_lists')
+                  .select('list_key')
+                  .where('org_id', '=', orgId)
+                  .orderBy('built_at', 'desc')
+                  .offset(MAX_SEARCH_LISTS),
+              ),
+            ]),
+          )
+          .forUpdate()
+          .skipLocked(),
+      )
+      .execute();
   }
 
   /**
@@ -1120,12 +1204,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     limit: number,
     { serves, build, span }: { serves: boolean; build: boolean; span?: Span | undefined },
   ): Promise<ListedUser[] | undefined> {
-    const listKey = JSON.stringify([
-      query.sort === undefined ? 'id' : 'name',
-      query.status ?? null,
-      query.isSystemAdmin ?? null,
-      query.search?.toLowerCase() ?? '',
-    ]);
+    const listKey = listKeyOf(query);
     // Arrays count from 1, and both ends of a slice are included.
     const ids = db
       .selectFrom('user_search_lists as l')
@@ -1267,8 +1346,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       // Past a sparse search's first page (from either end), its kept list of matches is read; so is
       // the first page of one whose walk met its cap or that the trigram index cannot narrow: their
       // matches are then read once for the list, not for every page.
-      if (!walk && (skip > 0 || capped || !served) && total <= MAX_LISTED_MATCHES) {
-        const users = await searchListPage(orgId, query, ascendingOffset, limit, { serves: served, build: true, span });
+      if (!walk && total <= MAX_LISTED_MATCHES) {
+        // A sparse search's first page reads the list its count built, if any, but builds none.
+        const build = skip > 0 || capped || !served;
+        const users = await searchListPage(orgId, query, ascendingOffset, limit, { serves: served, build, span });
         if (users) {
           if (descending) users.reverse();
           return { users, total };
