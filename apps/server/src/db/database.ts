@@ -115,12 +115,15 @@ async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`
     select exists (
       select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0
+      where n.nspname = 'public' and c.relkind in ('r', 'p') and c.reltuples < 0
     ) or (
       exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
     ) as never,
     exists (
-      select 1 from pg_class where oid = 'users'::regclass and relpages >= 64 and relallvisible < relpages / 2
+      -- The table itself, or its parts (migration 0019), which hold its rows.
+      select 1 from pg_class c
+      where (c.oid = 'users'::regclass or c.oid in (select inhrelid from pg_inherits where inhparent = 'users'::regclass))
+        and c.relpages >= 64 and c.relallvisible < c.relpages / 2
     ) as unvacuumed`.execute(db);
   if (rows[0]?.unvacuumed) await sql`vacuum analyze users`.execute(db);
   if (rows[0]?.never) await sql`analyze`.execute(db);

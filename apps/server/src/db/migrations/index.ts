@@ -17,6 +17,7 @@ import * as searchWords from './0015-search-words.ts';
 import * as searchSpans from './0016-search-spans.ts';
 import * as mailboxEnds from './0017-mailbox-ends.ts';
 import * as mailboxEndsCovered from './0018-mailbox-ends-covered.ts';
+import * as usersByOrganisation from './0019-users-by-organisation.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0016-search-spans': searchSpans,
   '0017-mailbox-ends': mailboxEnds,
   '0018-mailbox-ends-covered': mailboxEndsCovered,
+  '0019-users-by-organisation': usersByOrganisation,
 };
 
 /**
@@ -45,4 +47,4 @@ export const migrations: Record<string, Migration> = {
  * index-only scan reads the table too (a search with filters 3× slower) until it is vacuumed, and
  * PGlite never vacuums by itself. The runner vacuums after them, outside their transaction.
  */
-export const vacuumUsersAfter: ReadonlySet<string> = new Set(['0007-search-domains']);
+export const vacuumUsersAfter: ReadonlySet<string> = new Set(['0007-search-domains', '0019-users-by-organisation']);
