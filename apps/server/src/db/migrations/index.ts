@@ -18,6 +18,7 @@ import * as searchSpans from './0016-search-spans.ts';
 import * as mailboxEnds from './0017-mailbox-ends.ts';
 import * as mailboxEndsCovered from './0018-mailbox-ends-covered.ts';
 import * as usersByOrganisation from './0019-users-by-organisation.ts';
+import * as sessionRoleFunction from './0020-session-role-function.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0017-mailbox-ends': mailboxEnds,
   '0018-mailbox-ends-covered': mailboxEndsCovered,
   '0019-users-by-organisation': usersByOrganisation,
+  '0020-session-role-function': sessionRoleFunction,
 };
 
 /**
