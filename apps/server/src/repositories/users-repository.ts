@@ -562,7 +562,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * kept domain counts, the others (the few whose name or mailbox holds it) through the trigram index
    * of the heads. When walked: every user who holds it, by walking the organisation's index, less
    * the domains' users for the heads. From the `domains` alone when the kept counts say that no
-   * name or mailbox holds it but in a user whose domain does.
+   * name or mailbox holds it but in a user whose domain does. Given a `list` (in a transaction), a
+   * search found through the trigram index alone stores its list from the same rows (`countAndList`).
    */
   async function countPerStatusAndType(on: Db, orgId: string, search: string, plan: CountPlan, list?: ListOfCount) {
     const walk = plan === 'walk' || plan === 'parallel';
