@@ -419,6 +419,39 @@ describe('deep pages of a large organisation', () => {
     expect(await searchLists()).toEqual([]);
   });
 
+  it("passes the page buckets by name that lie outside a search's span without counting them", async () => {
+    const { db } = server.database;
+    await db.deleteFrom('user_search_lists').execute();
+    await db.deleteFrom('user_page_bucket_searches').execute();
+    // "ν" is held by Greek names, which sort after the Latin ones: a page near the start of its
+    // matches is found from the start, past buckets of Latin names that hold none.
+    const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 0, bucketsCountedAtOnce: 1 });
+    const shape = { pageSize: 5, search: 'ν', sort: 'name' } as const;
+    const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+    expect(total).toBeGreaterThan(20);
+    await expectPageExact(server, orgId, users, { ...shape, pageNumber: 2 }, total);
+    const { rows } = await sql<{ counted: number; before: number }>`
+      with b as (
+        select sort_name, id, lead(sort_name) over (order by sort_name, id) as next_sort
+        from user_page_buckets where org_id = ${orgId} and by_name
+      ),
+      before as (
+        select b.* from b, user_search_spans s
+        where s.org_id = ${orgId} and s.gram = 'ν' and b.next_sort < s.first_sort
+      )
+      select
+        (select count(*)::int from user_page_bucket_searches c where c.org_id = ${orgId} and c.search = 'ν') as counted,
+        (select count(*)::int from before) as before`.execute(db);
+    // Buckets lie before its span, and none of them was counted; the page's own bucket was.
+    expect(rows[0]?.before).toBeGreaterThan(2);
+    expect(rows[0]?.counted).toBeGreaterThan(0);
+    expect(rows[0]?.counted).toBeLessThan(3);
+    for (const pageNumber of [3, Math.ceil(total / 5) - 1]) {
+      await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
+      await expectPageExact(server, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
+    }
+  });
+
   it('walks a search bunched in the order by name from where its matches start, not from the first name', async () => {
     // "山" is held by Japanese and Chinese names only, which sort after every other script's: 108
     // of the 12,345 users, the first of them past 11,000 others. The walk is capped at the entries
