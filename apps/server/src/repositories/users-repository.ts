@@ -893,27 +893,33 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // of its matches, and is passed without counting: "ari" by −name, page 40, past the names of
     // other scripts that sort after every Latin one.
     const grams = byName ? ([...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search)) : [];
-    const { rows: buckets } = await sql<{ sort_name: string; id: string; n: number[] | null; outside: boolean }>`
-      with span as (
+    const { rows: buckets } = await sql<{
+      sort_name: string;
+      id: string;
+      n: number[] | null;
+      before_span: boolean;
+      after_span: boolean;
+    }>`
+      select b.sort_name, b.id, case when s.version = b.version then s.n end as n,
+        coalesce(b.sort_name < span.first, false) as before_span,
+        coalesce(b.sort_name > span.last, false) as after_span
+      from user_page_buckets b
+      left join (
         select max(first_sort) as first, min(last_sort) as last from user_search_spans
         where org_id = ${orgId} and gram = any(${grams}::text[])
         having count(*) = ${grams.length} and count(*) > 0
-      )
-      select b.sort_name, b.id, case when s.version = b.version then s.n end as n,
-        coalesce((
-          select b.next_sort < span.first or b.sort_name > span.last from span
-        ), false) as outside
-      from (
-        select b.*, lead(b.sort_name) over (order by b.sort_name, b.id) as next_sort
-        from user_page_buckets b where b.org_id = ${orgId} and b.by_name = ${byName}
-      ) b
+      ) span on true
       left join user_page_bucket_searches s
         on s.org_id = b.org_id and s.search = ${search} and s.by_name = b.by_name
         and s.sort_name = b.sort_name and s.id = b.id
+      where b.org_id = ${orgId} and b.by_name = ${byName}
       order by b.sort_name ${direction}, b.id ${direction}`.execute(db);
-    for (const bucket of buckets) {
-      if (bucket.outside && bucket.n === null) bucket.n = [0, 0, 0, 0, 0, 0, 0, 0];
-    }
+    // A bucket's users run from its key to the next bucket's (in ascending order): it lies wholly
+    // before the span when the next one starts before it too, after it when it starts after it.
+    buckets.forEach((bucket, index) => {
+      const next = buckets[fromEnd ? index - 1 : index + 1];
+      if (bucket.n === null && (bucket.after_span || next?.before_span === true)) bucket.n = [0, 0, 0, 0, 0, 0, 0, 0];
+    });
     const groups = groupsOf(query);
     const size = bucketsCountedAtOnce;
     let added = false;
