@@ -893,22 +893,30 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // of its matches, and is passed without counting: "ari" by −name, page 40, past the names of
     // other scripts that sort after every Latin one.
     const grams = byName ? ([...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search)) : [];
+    // Only by name: the span's two tests per bucket are as many fields more to read (1–2 ms on PGlite).
+    const spanTests =
+      grams.length > 0
+        ? sql`, coalesce(b.sort_name < span.first, false) as before_span,
+            coalesce(b.sort_name > span.last, false) as after_span`
+        : sql``;
+    const spanJoin =
+      grams.length > 0
+        ? sql`left join (
+            select max(first_sort) as first, min(last_sort) as last from user_search_spans
+            where org_id = ${orgId} and gram = any(${grams}::text[])
+            having count(*) = ${grams.length}
+          ) span on true`
+        : sql``;
     const { rows: buckets } = await sql<{
       sort_name: string;
       id: string;
       n: number[] | null;
-      before_span: boolean;
-      after_span: boolean;
+      before_span?: boolean;
+      after_span?: boolean;
     }>`
-      select b.sort_name, b.id, case when s.version = b.version then s.n end as n,
-        coalesce(b.sort_name < span.first, false) as before_span,
-        coalesce(b.sort_name > span.last, false) as after_span
+      select b.sort_name, b.id, case when s.version = b.version then s.n end as n ${spanTests}
       from user_page_buckets b
-      left join (
-        select max(first_sort) as first, min(last_sort) as last from user_search_spans
-        where org_id = ${orgId} and gram = any(${grams}::text[])
-        having count(*) = ${grams.length} and count(*) > 0
-      ) span on true
+      ${spanJoin}
       left join user_page_bucket_searches s
         on s.org_id = b.org_id and s.search = ${search} and s.by_name = b.by_name
         and s.sort_name = b.sort_name and s.id = b.id
