@@ -248,6 +248,25 @@ function longestGramsOf(search: string): string[] {
   );
 }
 
+/**
+ * The grams whose spans bound a search's matches in the order by name (migration 0016): the search
+ * itself when it is 1–3 characters long, else its trigrams; none when it holds the separator, which
+ * no gram does.
+ */
+function spanGramsOf(search: string): string[] {
+  if (search.includes(SEARCH_SEPARATOR)) return [];
+  return [...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search);
+}
+
+/**
+ * The span of `grams` in an organisation, as a statement of one row (`first`, `last`): the latest
+ * first and the earliest last `sort_name` of their users. No row when one of them has no span.
+ */
+function spanBounds(orgId: string, grams: readonly string[]) {
+  return sql`select max(first_sort) as first, min(last_sort) as last from user_search_spans
+    where org_id = ${orgId} and gram = any(${grams}::text[]) having count(*) = ${grams.length}`;
+}
+
 /** A select of users in the list's order: unsorted is the order they joined (their ids). */
 function inListOrder<O>(
   select: SelectQueryBuilder<Database, 'users', O>,
@@ -271,12 +290,11 @@ function listKeyOf(query: UserListQuery): string {
 
 /**
  * The list a search's count may build beside it (`countAndList`): for the request's filters and
- * order, at the data version the count reads; `stored` once the statement that stores it has run.
+ * order, at the data version the count reads.
  */
 interface ListOfCount {
   query: UserListQuery;
   version: string;
-  stored: boolean;
 }
 
 /** The filters of a query as one SQL condition, for aggregates over several of their rows. */
@@ -575,7 +593,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       .groupBy(['status', 'is_system_admin'])
       .execute();
     const sum = (parts: { n: string }[]) => parts.reduce((total, part) => total + Number(part.n), 0);
-    const countFound = async () => {
+    type Part = { status: string; is_system_admin: boolean; n: string };
+    /** The users found otherwise than through their domain, per status and user type, and whether `list` was stored. */
+    const countFound = async (): Promise<{ parts: Part[]; listed: boolean }> => {
       const across = walk ? undefined : acrossTheAt(search);
       if (list && plan === 'indexes' && !across && sum(inDomains) === 0) {
         // Every match is among the rows read here: the list a later page reads is built from them.
@@ -584,38 +604,37 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         // alone, from a savepoint before it.
         await sql`savepoint list_beside`.execute(on);
         try {
-          const rows = await countAndList(on, orgId, search, list);
+          const parts = await countAndList(on, orgId, search, list);
           await sql`release savepoint list_beside`.execute(on);
-          return rows;
+          return { parts, listed: true };
         } catch {
           await sql`rollback to savepoint list_beside`.execute(on);
-          list.stored = false;
         }
       }
-      let found = [matching(orgId, { pageSize: 1, pageNumber: 1, search }, walk ? 'walk' : [], on)];
-      if (across) {
-        // Those found across the `@` are counted from the index of mailbox ends alone (migration
-        // 0018), the few whose head holds it besides through the trigram index: "7@ben", a tenth of
-        // 1,000,000 users, 183 → 30 ms. (A search with an `@` inside is never found by its domain.)
-        const users = on.selectFrom('users').where('org_id', '=', orgId);
-        found = [users.where(across), users.where(headHolds(escapeLike(search))).where(sql<boolean>`not ${across}`)];
-      } else if (!walk) {
-        found = found.map((select) =>
-          select.where(sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`),
-        );
+      const users = on.selectFrom('users').where('org_id', '=', orgId);
+      const selects = across
+        ? // Those found across the `@` are counted from the index of mailbox ends alone (migration
+          // 0018), the few whose head holds it besides through the trigram index: "7@ben", a tenth
+          // of 1,000,000 users, 183 → 30 ms. (A search with an `@` inside is never found by its domain.)
+          [users.where(across), users.where(headHolds(escapeLike(search))).where(sql<boolean>`not ${across}`)]
+        : walk
+          ? [matching(orgId, { pageSize: 1, pageNumber: 1, search }, 'walk', on)]
+          : [
+              matching(orgId, { pageSize: 1, pageNumber: 1, search }, [], on).where(
+                sql<boolean>`not (${domainMatch(search, sql`search_domain(search_text)`)})`,
+              ),
+            ];
+      const parts: Part[] = [];
+      for (const select of selects) {
+        const counted = await select
+          .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
+          .groupBy(['status', 'is_system_admin'])
+          .execute();
+        parts.push(...counted);
       }
-      const parts = [];
-      for (const select of found) {
-        parts.push(
-          ...(await select
-            .select(['status', 'is_system_admin', sql<string>`count(*)`.as('n')])
-            .groupBy(['status', 'is_system_admin'])
-            .execute()),
-        );
-      }
-      return parts;
+      return { parts, listed: false };
     };
-    const inFound = plan === 'domains' ? [] : await countFound();
+    const { parts: inFound, listed } = plan === 'domains' ? { parts: [], listed: false } : await countFound();
     const counts: Counts = new Map();
     for (const part of walk ? [inFound] : [inFound, inDomains]) {
       for (const { status, is_system_admin, n } of part) {
@@ -625,7 +644,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         counts.set(id, count);
       }
     }
-    return { counts, foundInHeads: walk ? sum(inFound) - sum(inDomains) : sum(inFound) };
+    return { counts, foundInHeads: walk ? sum(inFound) - sum(inDomains) : sum(inFound), listed };
   }
 
   /**
@@ -653,7 +672,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
           where user_search_lists.version < excluded.version
       )
       select status, is_system_admin, count(*) as n from found group by status, is_system_admin`.execute(on);
-    list.stored = true;
     return rows;
   }
 
@@ -685,10 +703,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         if (plan === 'parallel' && parallelWalkWorkers > 0) {
           await sql`set local max_parallel_workers_per_gather = ${sql.lit(parallelWalkWorkers)}`.execute(tx);
         }
-        const list: ListOfCount | undefined =
-          version === undefined || !listBeside ? undefined : { query, version: String(version.version), stored: false };
-        const perGroup = await countPerStatusAndType(tx, orgId, search, plan, list);
-        return { version: version?.version, ...perGroup, listed: list?.stored === true };
+        const list = version === undefined || !listBeside ? undefined : { query, version: String(version.version) };
+        return { version: version?.version, ...(await countPerStatusAndType(tx, orgId, search, plan, list)) };
       });
     const { counts, foundInHeads } = counted;
     const version = counted.version === undefined ? undefined : String(counted.version);
@@ -768,14 +784,10 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * it) or the search holds the separator, which no gram does.
    */
   async function searchSpan(orgId: string, search: string): Promise<Span | undefined> {
-    if (search.includes(SEARCH_SEPARATOR)) return undefined;
-    const grams = [...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search);
+    const grams = spanGramsOf(search);
     if (grams.length === 0) return undefined;
-    const { rows } = await sql<{ n: number; first: string | null; last: string | null; within: string; users: string }>`
-      with s as (
-        select count(*)::int as n, max(first_sort) as first, min(last_sort) as last
-        from user_search_spans where org_id = ${orgId} and gram = any(${grams}::text[])
-      ),
+    const { rows } = await sql<{ first: string | null; last: string | null; within: string; users: string }>`
+      with s as (${spanBounds(orgId, grams)}),
       start as (
         -- The bucket of the span's first user: the last that starts before its name, else the first.
         select b.sort_name, b.id from user_page_buckets b, s
@@ -784,14 +796,14 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         select '', '00000000-0000-0000-0000-000000000000'::uuid
         order by 1 desc, 2 desc limit 1
       )
-      select s.n, s.first, s.last,
+      select s.first, s.last,
         (select coalesce(sum(${SUM_OF_BUCKET}), 0) from user_page_buckets b, start
          where b.org_id = ${orgId} and b.by_name and (b.sort_name, b.id) >= (start.sort_name, start.id)
            and b.sort_name <= s.last) as within,
         (select coalesce(sum(c.n), 0) from user_counts c where c.org_id = ${orgId}) as users
       from s`.execute(db);
     const row = rows[0];
-    if (!row || row.n < grams.length || row.first === null || row.last === null) return undefined;
+    if (!row || row.first === null || row.last === null) return undefined;
     return {
       orgId,
       grams,
@@ -892,21 +904,14 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     // By name, a bucket wholly outside the span of the search's grams (migration 0016) holds none
     // of its matches, and is passed without counting: "ari" by −name, page 40, past the names of
     // other scripts that sort after every Latin one.
-    const grams = byName ? ([...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search)) : [];
+    const grams = byName ? spanGramsOf(search) : [];
     // Only by name: the span's two tests per bucket are as many fields more to read (1–2 ms on PGlite).
     const spanTests =
       grams.length > 0
         ? sql`, coalesce(b.sort_name < span.first, false) as before_span,
             coalesce(b.sort_name > span.last, false) as after_span`
         : sql``;
-    const spanJoin =
-      grams.length > 0
-        ? sql`left join (
-            select max(first_sort) as first, min(last_sort) as last from user_search_spans
-            where org_id = ${orgId} and gram = any(${grams}::text[])
-            having count(*) = ${grams.length}
-          ) span on true`
-        : sql``;
+    const spanJoin = grams.length > 0 ? sql`left join (${spanBounds(orgId, grams)}) span on true` : sql``;
     const { rows: buckets } = await sql<{
       sort_name: string;
       id: string;
