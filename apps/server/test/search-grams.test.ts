@@ -9,8 +9,18 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { PGliteDialect } from '../src/db/pglite-dialect.ts';
 import type { Database, NewUserRow } from '../src/db/schema.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
+import { createRandom, generateUser } from '../src/db/seed-data.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { escapeLike, mailboxEndPattern, searchGrams, searchText, searchWords, sortName } from '../src/lib/user-text.ts';
+import {
+  escapeLike,
+  mailboxEndPattern,
+  SEARCH_SEPARATOR,
+  searchGrams,
+  searchText,
+  searchWords,
+  sortName,
+  trigramIndexNarrows,
+} from '../src/lib/user-text.ts';
 import { acrossTheAt } from '../src/repositories/users-repository.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
 import { spanMismatches } from './support/search-spans.ts';
@@ -95,7 +105,7 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
 
   it('turns punctuation into letters in the page server as the database does, for any text', async () => {
     const texts = fc.sample(fc.string({ unit: 'grapheme', maxLength: 16 }), { numRuns: 200, seed: 20261125 });
-    texts.push(" .@-_'+,", 'r.41', "o'brien-smith_x+y@", 'qj %\\', '');
+    texts.push(" .@-_'+,", 'अनन्या शर्मा', 'r.41', "o'brien-smith_x+y@", 'qj %\\', '');
     for (const text of texts) {
       if (text.includes('\u0000')) continue;
       const result = await sql<{ words: string }>`select search_words(${text}) as words`.execute(db);
@@ -103,11 +113,51 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     }
     // Every pair of letters it turns punctuation into is made of word characters of pg_trgm, in any
     // locale, so that "x.x" is one word: "  x", " xq", "xqj", "qjx", "jx ".
-    for (const punctuation of [..." .@-_'+,"]) {
+    for (const punctuation of [..." .@-_'+,\u094D"]) {
       const words = sql`search_words(${`x${punctuation}x`})`;
       const { rows } = await sql<{ n: number }>`select cardinality(show_trgm(${words})) as n`.execute(db);
       expect(rows[0]?.n, punctuation).toBe(5);
     }
+  });
+
+  it('knows which searches the trigram index narrows, in every script of the seeded names, as the database takes their words', async () => {
+    // Searches of three to five characters from the heads (names and mailboxes) of seeded users,
+    // in every script; the index is of the heads, as the users' is.
+    const random = createRandom(20261126);
+    const texts = Array.from({ length: 400 }, (_, n) => {
+      const person = generateUser(random, n, 'probe.example');
+      return searchText(person.name, person.email).replace(/@[^@]*$/, '@');
+    });
+    const searches = new Set<string>(['नन्य', 'शर्म', 'गुप्त', 'दिया', 'विहान', 'r.41', 'n le', 'a.b']);
+    for (const [n, text] of texts.entries()) {
+      const characters = [...(text.split(SEARCH_SEPARATOR)[n % 2] ?? '')];
+      const length = 3 + (n % 3);
+      const start = Math.floor(random() * Math.max(1, characters.length - length));
+      searches.add(characters.slice(start, start + length).join(''));
+    }
+    const { rows } = await sql<{ unicode: boolean }>`select show_trgm('жжж') <> '{}' as unicode`.execute(db);
+    const unicodeWords = rows[0]?.unicode === true;
+    await db.transaction().execute(async (tx) => {
+      await sql`create temporary table trigram_probe (words text) on commit drop`.execute(tx);
+      await sql`insert into trigram_probe select search_words(t) from unnest(${texts}::text[]) t`.execute(tx);
+      await sql`create index on trigram_probe using gin (words gin_trgm_ops)`.execute(tx);
+      await sql`set local enable_seqscan = off`.execute(tx);
+      for (const search of searches) {
+        const words = searchWords(escapeLike(search));
+        // Three word characters in a row, as the database's own classes (those pg_trgm takes) say.
+        const { rows: run } = await sql<{ run: boolean }>`select ${words} ~ '[[:alnum:]]{3}' as run`.execute(tx);
+        const narrows = trigramIndexNarrows(search, unicodeWords);
+        expect(narrows, JSON.stringify(search)).toBe(run[0]?.run);
+        if (!narrows) continue;
+        // And the index hands over fewer than every row (it does all of them when it has no trigram).
+        const { rows: plans } = await sql<{ 'QUERY PLAN': unknown }>`
+          explain (analyze, format json) select count(*) from trigram_probe where words like ${`%${words}%`}`.execute(
+          tx,
+        );
+        const read = JSON.stringify(plans[0]?.['QUERY PLAN']).match(/"Bitmap Index Scan".*?"Actual Rows":(\d+)/)?.[1];
+        expect(Number(read), JSON.stringify(search)).toBeLessThan(texts.length);
+      }
+    });
   });
 
   it('finds the heads that end with a text through their reversed mailbox as the database reverses it, for any text', async () => {

@@ -69,8 +69,9 @@ export function searchGrams(text: string): Set<string> {
 }
 
 /**
- * The punctuation of names and mailboxes, and the pair of ASCII letters `searchWords` turns each
- * into: a `q` followed by a letter that follows it in no word of the languages names come in.
+ * The punctuation of names and mailboxes, and the Devanagari virama (migration 0021), and the pair
+ * of ASCII letters `searchWords` turns each into: a `q` followed by a letter that follows it in no
+ * word of the languages names come in.
  */
 const WORD_BREAKS: Readonly<Record<string, string>> = {
   ' ': 'qx',
@@ -81,16 +82,31 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
   "'": 'qv',
   '+': 'qf',
   ',': 'qg',
+  '\u094D': 'qh',
 };
 
 /**
- * A head or a search as the trigram index reads it (the database's `search_words()`, migration
- * 0015): its punctuation turned into letters, so that pg_trgm, which takes trigrams from runs of
- * letters and digits only (ASCII's in the C locale), takes them from every three characters in a
- * row. It keeps a LIKE pattern's escapes: it turns `_`, but not `\\` or `%`.
+ * A head or a search as the trigram index reads it (the database's `search_words()`, migrations
+ * 0015 and 0021): its punctuation and viramas turned into letters, so that pg_trgm, which takes
+ * trigrams from runs of letters and digits only (ASCII's in the C locale), takes them from every
+ * three characters in a row. It keeps a LIKE pattern's escapes: it turns `_`, but not `\\` or `%`.
  */
 export function searchWords(text: string): string {
-  return text.replace(/[ .@\-_'+,]/g, (character) => WORD_BREAKS[character] ?? character);
+  return text.replace(/[ .@\-_'+,\u094D]/g, (character) => WORD_BREAKS[character] ?? character);
+}
+
+/**
+ * Whether the trigram index can narrow a search: pg_trgm takes its trigrams from runs of word
+ * characters, and only a run of three or more gives one that is not padded (a word's start or end,
+ * "  d" or " us", which a large share of every organisation holds). The index reads the search as
+ * `searchWords` turns it (migrations 0015 and 0021): so any three characters in a row serve, but
+ * for other symbols and marks. Which characters are word characters is the database's: with
+ * `unicodeWords`, those Unicode calls Alphabetic in every script (letters, and the vowel signs of
+ * Indic scripts, which are marks) and digits, as glibc's classes and PostgreSQL's own follow it;
+ * else (the C locale) ASCII's.
+ */
+export function trigramIndexNarrows(search: string, unicodeWords: boolean): boolean {
+  return (unicodeWords ? /[\p{Alphabetic}\p{Nd}]{3}/u : /[a-z0-9]{3}/i).test(searchWords(search));
 }
 
 /**

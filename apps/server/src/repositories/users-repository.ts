@@ -11,6 +11,7 @@ import {
   SEARCH_SEPARATOR,
   searchGrams,
   searchWords,
+  trigramIndexNarrows,
 } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
@@ -505,14 +506,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /** Whether the database's pg_trgm takes letters beyond ASCII for word characters (not in the C locale). */
   let unicodeWordCharacters: Promise<boolean> | undefined;
 
-  /**
-   * Whether the trigram index can narrow a search: pg_trgm takes its trigrams from runs of word
-   * characters, and only a run of three or more gives one that is not padded (a word's start or end,
-   * "  d" or " us", which a large share of every organisation holds). The index reads the search as
-   * `searchWords` turns it, its punctuation made letters (migration 0015): so any three characters in
-   * a row serve, but for other symbols. Which characters are word characters is the database's:
-   * letters and digits of every script, or in the C locale ASCII's (then punctuation still breaks).
-   */
+  /** Whether the trigram index can narrow a search in this database (`trigramIndexNarrows`). */
   async function trigramIndexServes(search: string): Promise<boolean> {
     unicodeWordCharacters ??= sql<{ unicode: boolean }>`select show_trgm('жжж') <> '{}' as unicode`
       .execute(db)
@@ -523,7 +517,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     });
     // A search with an `@` inside is also found in a head that ends with its part up to that `@`:
     // the index of mailbox ends (migration 0017), led by the organisation, narrows that part.
-    return (unicode ? /[\p{L}\p{N}]{3}/u : /[a-z0-9]{3}/i).test(searchWords(search));
+    return trigramIndexNarrows(search, unicode);
   }
 
   /**

@@ -19,6 +19,7 @@ import * as mailboxEnds from './0017-mailbox-ends.ts';
 import * as mailboxEndsCovered from './0018-mailbox-ends-covered.ts';
 import * as usersByOrganisation from './0019-users-by-organisation.ts';
 import * as sessionRoleFunction from './0020-session-role-function.ts';
+import * as searchWordsVirama from './0021-search-words-virama.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0018-mailbox-ends-covered': mailboxEndsCovered,
   '0019-users-by-organisation': usersByOrganisation,
   '0020-session-role-function': sessionRoleFunction,
+  '0021-search-words-virama': searchWordsVirama,
 };
 
 /**
