@@ -419,6 +419,38 @@ describe('deep pages of a large organisation', () => {
     expect(await searchLists()).toEqual([]);
   });
 
+  it('finds a deep page by name of a search the trigram index cannot narrow from its bucket counts within its span, not from a list of all its span', async () => {
+    const { db } = server.database;
+    await db.deleteFrom('user_search_lists').execute();
+    await db.deleteFrom('user_page_bucket_searches').execute();
+    // Two letters whose span is less than half the order by name and holds eight users or more for
+    // each who holds them (chosen from the seeded names): too many to walk to a middle page, and a
+    // list of them would be built by walking all of the span.
+    const { rows } = await sql<{ gram: string }>`
+      select s.gram from user_search_spans s
+      join (select gram, sum(n) as n from user_search_grams where org_id = ${orgId} group by gram) g using (gram)
+      cross join lateral (
+        select count(*) as reach from users u
+        where u.org_id = ${orgId} and u.sort_name between s.first_sort and s.last_sort
+      ) r
+      where s.org_id = ${orgId} and s.gram ~ '^[a-z]{2}$' and g.n >= 200 and r.reach >= 8 * g.n
+        and r.reach < (select count(*) from users where org_id = ${orgId}) / 2
+      order by r.reach / g.n desc, s.gram limit 1`.execute(db);
+    const search = rows[0]?.gram ?? '';
+    expect(search).not.toBe('');
+    const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 100, bucketsCountedAtOnce: 1 });
+    const shape = { pageSize: 10, search, sort: 'name' } as const;
+    const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+    const lastPage = Math.ceil(total / shape.pageSize);
+    expect(lastPage).toBeGreaterThan(19);
+    await expectPageExact(server, orgId, users, { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 }, total);
+    expect(await searchLists()).toEqual([]);
+    expect(await bucketSearches(search)).not.toEqual([]);
+    const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 2);
+    await expectPagesExact(server, orgId, users, [shape, { ...shape, sort: '-name', status: 'active' }], everyFifth, 5);
+    expect(await searchLists()).toEqual([]);
+  });
+
   it("passes the page buckets by name that lie outside a search's span without counting them", async () => {
     const { db } = server.database;
     await db.deleteFrom('user_search_lists').execute();
