@@ -21,7 +21,7 @@ import {
   sortName,
   trigramIndexNarrows,
 } from '../src/lib/user-text.ts';
-import { acrossTheAt } from '../src/repositories/users-repository.ts';
+import { acrossTheAt, createUsersRepository } from '../src/repositories/users-repository.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
 import { spanMismatches } from './support/search-spans.ts';
 import type { CookieJar } from './support/sign-in.ts';
@@ -411,6 +411,30 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
     );
     for (const search of samples) await check(search);
   }, 60_000);
+
+  it('looks for a search in the names and mailboxes through the trigram index when only a domain all users share makes it seem dense, not by walking', async () => {
+    const orgId = uuidv7();
+    await db.insertInto('organizations').values({ id: orgId, name: 'Bench', slug: 'bench-1000000' }).execute();
+    const rows = Array.from({ length: 40 }, (_, n) => user(orgId, `Person ${n}`, `person.${n}@bench-1000000.example`));
+    rows.push(user(orgId, 'Agent 1000.5', 'agent@bench-1000000.example'));
+    await insertUsers(db, rows);
+    // Planned as a large organisation's searches are (walkUpTo), and walked from a quarter up.
+    const users = createUsersRepository(db, { walkUpTo: 1, walkDenseFrom: 0.25 });
+    const lists = async () =>
+      (await db.selectFrom('user_search_lists').select('list_key').where('org_id', '=', orgId).execute()).map(
+        (row) => JSON.parse(row.list_key)[3],
+      );
+    // Every user holds "100", "000" and "00." in the domain, which does not hold "1000.": one name
+    // does. Counted through the trigram index, its count builds its list (a walk builds none).
+    const found = await users.listUsers(orgId, { pageSize: 25, pageNumber: 1, search: '1000.' });
+    expect(found.total).toBe(1);
+    expect(found.users.map((row) => row.name)).toEqual(['Agent 1000.5']);
+    expect(await lists()).toEqual(['1000.']);
+    // "rson " is in every head but one: dense, and walked.
+    const dense = await users.listUsers(orgId, { pageSize: 25, pageNumber: 1, search: 'rson ' });
+    expect(dense.total).toBe(40);
+    expect(await lists()).toEqual(['1000.']);
+  });
 
   it('puts a search across the @ to the index of mailbox ends, its range in the index condition', async () => {
     const orgId = uuidv7();
