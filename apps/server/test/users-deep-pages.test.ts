@@ -451,6 +451,67 @@ describe('deep pages of a large organisation', () => {
     expect(await searchLists()).toEqual([]);
   });
 
+  it("reads a dense search's deep pages from the counts per bucket its load took, kept beyond the limit of searches", async () => {
+    const { db } = server.database;
+    // Half of the generated users have a mailbox "user.N" (names in scripts other than Latin).
+    const dense = await seedOrganization(db, {
+      name: 'Dense',
+      slug: 'dense',
+      users: 3_000,
+      seed: 5,
+      heavySearchesFrom: 1_000,
+      bucketSearchesFrom: 1_200,
+    });
+    const atLoad = async () =>
+      (
+        await db
+          .selectFrom('user_page_bucket_searches')
+          .select(['search', 'by_name', sql<number>`count(*)::int`.as('n'), sql<string>`max(counted_at)`.as('at')])
+          .where('org_id', '=', dense)
+          .where('found_at_load', '=', true)
+          .groupBy(['search', 'by_name'])
+          .orderBy('search')
+          .orderBy('by_name')
+          .execute()
+      ).map((row) => ({ ...row, at: String(row.at) }));
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from user_page_buckets where org_id = ${dense} and not by_name`.execute(db);
+    const buckets = rows[0]?.n ?? 0;
+    expect(buckets).toBeGreaterThan(2);
+    const counted = await atLoad();
+    // Every bucket of both orders, for the densest heavy searches ("user." and its parts).
+    expect(counted.map(({ search, by_name, n }) => `${search} ${by_name ? 'name' : 'id'}: ${n}`)).toEqual(
+      expect.arrayContaining([`user. id: ${buckets}`, `user. name: ${buckets}`]),
+    );
+    // Its deep pages read them: none is counted again, and every page is exact.
+    const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 100, bucketsCountedAtOnce: 1 });
+    const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 3);
+    await expectPagesExact(
+      server,
+      dense,
+      users,
+      [
+        { pageSize: 10, search: 'user.' },
+        { pageSize: 10, search: 'User.', sort: '-name', status: 'active' },
+      ],
+      everyFifth,
+      40,
+    );
+    expect(await atLoad()).toEqual(counted);
+    // More searches counted per bucket than an organisation keeps drop the oldest, not the load's.
+    for (const search of ['r', 'i', 'o', 'u', 'h', 'er', 'ri', 'ia', 'ar']) {
+      for (const sort of [undefined, 'name'] as const) {
+        const { total } = await users.listUsers(dense, { pageSize: 10, pageNumber: 1, search, sort });
+        await users.listUsers(dense, { pageSize: 10, pageNumber: Math.ceil(total / 20), search, sort });
+      }
+    }
+    const { rows: others } = await sql<{ n: number }>`
+      select count(distinct (search, by_name))::int as n from user_page_bucket_searches
+      where org_id = ${dense} and not found_at_load`.execute(db);
+    expect(others[0]?.n).toBe(16);
+    expect(await atLoad()).toEqual(counted);
+  });
+
   it("passes the page buckets by name that lie outside a search's span without counting them", async () => {
     const { db } = server.database;
     await db.deleteFrom('user_search_lists').execute();

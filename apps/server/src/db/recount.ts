@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countHeavySearchesInBuckets } from './bucket-searches.ts';
 import type { Db } from './database.ts';
 import { HEAVY_SEARCHES_FROM, HeavySearchTally, keepHeavySearches, MAX_HEAVY_SEARCHES } from './heavy-searches.ts';
 import type { Database, UserRow } from './schema.ts';
@@ -8,8 +9,8 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
  * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
  * kept searches (`user_kept_searches`) and its page buckets (`user_page_buckets`), and keeps its
- * heavy searches as a load does (an organisation that grew by writes has its heavy searches found
- * here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
+ * heavy searches, the densest counted per bucket, as a load does (an organisation that grew by
+ * writes has its heavy searches found here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
  * moves the data version on, so that no cached count or search list outlives the repair. For
  * when the triggers were bypassed: `TRUNCATE users`, a restore with triggers disabled, a killed
  * bulk load. Writers of the users table wait while it runs (a share lock on the table).
@@ -17,7 +18,7 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
 export async function recountOrganization(
   db: Db,
   orgId: string,
-  options: { heavySearchesFrom?: number } = {},
+  options: { heavySearchesFrom?: number; bucketSearchesFrom?: number } = {},
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
@@ -55,8 +56,15 @@ export async function recountOrganization(
       group by 2, 3, 4 order by 2, 3, 4
       on conflict (org_id, search, status, is_system_admin) do update set n = excluded.n`.execute(tx);
     const threshold = options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM;
-    await keepHeavySearches(tx, orgId, heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES));
+    const heavySearches = heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES);
+    await keepHeavySearches(tx, orgId, heavySearches);
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
+    await countHeavySearchesInBuckets(
+      tx,
+      orgId,
+      heavySearches,
+      options.bucketSearchesFrom === undefined ? {} : { from: options.bucketSearchesFrom },
+    );
 
     await sql`
       insert into org_data_versions (org_id, version) values (${orgId}, 1)

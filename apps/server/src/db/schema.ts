@@ -46,6 +46,8 @@ export interface UserPageBucketSearchesTable {
   version: ColumnType<string, string | number, string | number>;
   n: number[];
   counted_at: Generated<Date>;
+  /** Counted by the organisation's bulk load or recount, and kept beyond its limit of searches (0022). */
+  found_at_load: Generated<boolean>;
 }
 
 /** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */

@@ -1,5 +1,6 @@
 import { USER_STATUSES, type UserListQuery } from '@users-admin/contract';
 import { type AliasedSelectQueryBuilder, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { countSearchInBuckets } from '../db/bucket-searches.ts';
 import type { Db } from '../db/database.ts';
 import { MAX_KEPT_SEARCHES } from '../db/heavy-searches.ts';
 import type { Database, UserRow } from '../db/schema.ts';
@@ -970,7 +971,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       const batch = buckets.slice(from, from + size);
       const lacking = batch.filter((bucket) => bucket.n === null).map((bucket) => bucket.id);
       if (lacking.length === 0) return;
-      const counted = await countSearchInBuckets(orgId, search, byName, lacking);
+      const counted = await countSearchInBuckets(db, orgId, search, byName, lacking);
       added ||= counted.added;
       for (const bucket of batch) bucket.n ??= counted.counts.get(bucket.id) ?? null;
     };
@@ -1014,7 +1015,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * Drops the counts per bucket that are no longer read: those of buckets no longer there (a
    * rebuild), and, past the organisation's limit of searches and orders, those counted least
-   * recently. Rows another request holds are left to it, as the lists' cleanup does. Run only when
+   * recently (not those its load or recount counted, migration 0022). Rows another request holds are left to it, as the lists' cleanup does. Run only when
    * counts were added (a new search, a cut or rebuilt bucket), not with every deep page.
    */
   async function dropStaleBucketSearches(orgId: string): Promise<void> {
@@ -1030,54 +1031,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
         select search, by_name, sort_name, id from user_page_bucket_searches
         where org_id = ${orgId} and (search, by_name) in (
           select search, by_name from user_page_bucket_searches where org_id = ${orgId}
-          group by search, by_name order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
+          group by search, by_name having not bool_or(found_at_load)
+          order by max(counted_at) desc offset ${MAX_BUCKET_SEARCHES}
         )
         for update skip locked
       )`.execute(db);
-  }
-
-  /**
-   * Counts a search in the page buckets of the list's order whose ids are `ids`, for their present
-   * version (migration 0014), and returns their counts by id: the users of a bucket are the next
-   * `n` users from its key, so each is an index-only walk of about 1,000 entries; `added` when a
-   * bucket had no counts of the search before (not only older ones).
-   */
-  async function countSearchInBuckets(
-    orgId: string,
-    search: string,
-    byName: boolean,
-    ids: readonly string[],
-  ): Promise<{ counts: Map<string, number[]>; added: boolean }> {
-    const groups = [1, 2, 3, 4, 5, 6, 7, 8].map((group) => sql`count(*) filter (where x.g = ${sql.lit(group)})`);
-    const bucketUsers = byName
-      ? sql`select u.status, u.is_system_admin, u.search_text from users u
-          where u.org_id = ${orgId} and (u.sort_name, u.id) >= (b.sort_name, b.id)
-          order by u.sort_name, u.id limit b.users`
-      : sql`select u.status, u.is_system_admin, u.search_text from users u
-          where u.org_id = ${orgId} and u.id >= b.id
-          order by u.id limit b.users`;
-    const { rows } = await sql<{ id: string; n: number[]; inserted: boolean }>`
-      insert into user_page_bucket_searches (org_id, search, by_name, sort_name, id, version, n)
-      select ${orgId}::uuid, ${search}, ${byName}, b.sort_name, b.id, b.version, c.n
-      from (
-        select b.sort_name, b.id, b.version,
-          b.n[1] + b.n[2] + b.n[3] + b.n[4] + b.n[5] + b.n[6] + b.n[7] + b.n[8] as users
-        from user_page_buckets b
-        where b.org_id = ${orgId} and b.by_name = ${byName} and b.id = any(${[...ids]}::uuid[])
-        offset 0
-      ) b
-      cross join lateral (
-        -- Each match's status and user type computed once (offset 0), not once for each of the counts.
-        select array[${sql.join(groups, sql`, `)}]::integer[] as n from (
-          select user_group(w.status, w.is_system_admin) as g
-          from (${bucketUsers}) w where strpos(w.search_text, ${search}) > 0 offset 0
-        ) x
-      ) c
-      order by b.sort_name, b.id
-      on conflict (org_id, search, by_name, sort_name, id) do update
-        set version = excluded.version, n = excluded.n, counted_at = now()
-      returning id, n, xmax = 0 as inserted`.execute(db);
-    return { counts: new Map(rows.map((row) => [row.id, row.n])), added: rows.some((row) => row.inserted) };
   }
 
   /**

@@ -20,6 +20,7 @@ import * as mailboxEndsCovered from './0018-mailbox-ends-covered.ts';
 import * as usersByOrganisation from './0019-users-by-organisation.ts';
 import * as sessionRoleFunction from './0020-session-role-function.ts';
 import * as searchWordsVirama from './0021-search-words-virama.ts';
+import * as bucketCountsAtLoad from './0022-bucket-counts-at-load.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0019-users-by-organisation': usersByOrganisation,
   '0020-session-role-function': sessionRoleFunction,
   '0021-search-words-virama': searchWordsVirama,
+  '0022-bucket-counts-at-load': bucketCountsAtLoad,
 };
 
 /**
