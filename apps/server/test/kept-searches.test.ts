@@ -355,9 +355,27 @@ describe('heavy searches, kept counted from a bulk load or a recount on', () => 
     });
     expect(await keptSearchesOf(db, GROWN)).toEqual(['user.1']);
     expect(await foundAtLoad(GROWN)).toEqual([]);
-    await recountOrganization(db, GROWN, { heavySearchesFrom: 60 });
+    await recountOrganization(db, GROWN, { heavySearchesFrom: 60, bucketSearchesFrom: 50 });
     expect(await foundAtLoad(GROWN)).toEqual(['ser.', 'user', 'user.']);
     expect(await keptSearchesOf(db, GROWN)).toEqual(['ser.', 'user', 'user.', 'user.1']);
     expect(await keptMismatches(db)).toEqual([]);
+    // Its densest heavy searches are counted in its page buckets, in both orders.
+    const counted = await db
+      .selectFrom('user_page_bucket_searches')
+      .select(['search', 'by_name'])
+      .distinct()
+      .where('org_id', '=', GROWN)
+      .where('found_at_load', '=', true)
+      .orderBy('search')
+      .orderBy('by_name')
+      .execute();
+    expect(counted.map((row) => `${row.search} ${row.by_name ? 'name' : 'id'}`)).toEqual([
+      'ser. id',
+      'ser. name',
+      'user id',
+      'user name',
+      'user. id',
+      'user. name',
+    ]);
   });
 });

@@ -56,18 +56,17 @@ export async function recountOrganization(
       group by 2, 3, 4 order by 2, 3, 4
       on conflict (org_id, search, status, is_system_admin) do update set n = excluded.n`.execute(tx);
     const threshold = options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM;
-    const heavySearches = heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES);
-    await keepHeavySearches(tx, orgId, heavySearches);
+    await keepHeavySearches(tx, orgId, heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES));
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
-    await countHeavySearchesInBuckets(
-      tx,
-      orgId,
-      heavySearches,
-      options.bucketSearchesFrom === undefined ? {} : { from: options.bucketSearchesFrom },
-    );
 
     await sql`
       insert into org_data_versions (org_id, version) values (${orgId}, 1)
       on conflict (org_id) do update set version = org_data_versions.version + 1`.execute(tx);
   });
+  // After the lock: each bucket's counts hold for the version they were taken at.
+  await countHeavySearchesInBuckets(
+    db,
+    orgId,
+    options.bucketSearchesFrom === undefined ? {} : { from: options.bucketSearchesFrom },
+  );
 }

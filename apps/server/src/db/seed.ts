@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
-import { type BucketSearchOptions, countHeavySearchesInBuckets } from './bucket-searches.ts';
+import { countHeavySearchesInBuckets } from './bucket-searches.ts';
 import type { Db } from './database.ts';
 import {
   HEAVY_SEARCHES_FROM,
@@ -124,8 +124,6 @@ export interface SeedOrganizationOptions {
   onProgress?: Progress;
   /** Searches that this many names or mailboxes hold are kept counted from the load on (`heavy-searches.ts`). */
   heavySearchesFrom?: number;
-  /** Heavy searches that more users hold are counted per page bucket at the load (`bucket-searches.ts`). */
-  bucketSearchesFrom?: number;
   /** Told of each step that follows the rows: the heavy searches, the statistics. */
   onStep?: (step: string) => void;
 }
@@ -165,16 +163,13 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
     options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM,
     MAX_HEAVY_SEARCHES,
   );
-  await writeSearchCounts(db, orgId, grams, heavySearches, {
-    ...(options.bucketSearchesFrom === undefined ? {} : { from: options.bucketSearchesFrom }),
-    onSearch: (search, index, of) => options.onStep?.(`counting "${search}" per page bucket (${index + 1} of ${of})`),
-  });
+  await writeSearchCounts(db, orgId, grams, heavySearches);
   return orgId;
 }
 
 /**
- * Writes a bulk-loaded organisation's grams, heavy searches, page buckets (migration 0013) and its
- * densest searches' counts per bucket (0022), and ends its registration as pending, in one transaction; from then on the triggers keep them. The organisation is new and its id known
+ * Writes a bulk-loaded organisation's grams, heavy searches and page buckets (migration 0013) and
+ * ends its registration as pending, in one transaction; from then on the triggers keep them. The organisation is new and its id known
  * only to the loader, so no other change can fall between the last batch and this.
  */
 async function writeSearchCounts(
@@ -182,14 +177,12 @@ async function writeSearchCounts(
   orgId: string,
   grams: GramTally,
   heavy: readonly HeavySearch[],
-  bucketSearches: BucketSearchOptions,
 ): Promise<void> {
   const write = async (tx: Db) => {
     await insertGrams(tx, orgId, grams);
     await insertSpans(tx, orgId, grams);
     await keepHeavySearches(tx, orgId, heavy);
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
-    await countHeavySearchesInBuckets(tx, orgId, heavy, bucketSearches);
     await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
   };
   if (db.isTransaction) await write(db);
@@ -274,7 +267,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
 
 /**
  * A large generated organisation with a System Admin who can sign in (`admin@<slug>.example`),
- * and fresh planner statistics and visibility map, so index-only scans work from the first request.
+ * and fresh planner statistics and visibility map, so index-only scans work from the first request;
+ * its densest heavy searches counted per page bucket (`countHeavySearchesInBuckets`).
  */
 export async function seedLargeOrganization(
   db: Db,
@@ -293,6 +287,9 @@ export async function seedLargeOrganization(
   });
   options.onStep?.('vacuum and planner statistics');
   await sql`vacuum analyze users`.execute(db);
+  await countHeavySearchesInBuckets(db, orgId, {
+    onSearch: (search, index, of) => options.onStep?.(`counting "${search}" per page bucket (${index + 1} of ${of})`),
+  });
   return { orgId, adminEmail };
 }
 
