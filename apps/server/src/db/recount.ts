@@ -9,11 +9,12 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
  * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
  * kept searches (`user_kept_searches`) and its page buckets (`user_page_buckets`), and keeps its
- * heavy searches, the densest counted per bucket, as a load does (an organisation that grew by
- * writes has its heavy searches found here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
+ * heavy searches as a load does (an organisation that grew by writes has its heavy searches found
+ * here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
  * moves the data version on, so that no cached count or search list outlives the repair. For
  * when the triggers were bypassed: `TRUNCATE users`, a restore with triggers disabled, a killed
- * bulk load. Writers of the users table wait while it runs (a share lock on the table).
+ * bulk load. Writers of the users table wait while it runs (a share lock on the table), but for
+ * its last step, which counts the densest heavy searches per page bucket as a load does.
  */
 export async function recountOrganization(
   db: Db,

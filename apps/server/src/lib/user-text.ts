@@ -87,9 +87,10 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
 
 /**
  * A head or a search as the trigram index reads it (the database's `search_words()`, migrations
- * 0015 and 0021): its punctuation and viramas turned into letters, so that pg_trgm, which takes
- * trigrams from runs of letters and digits only (ASCII's in the C locale), takes them from every
- * three characters in a row. It keeps a LIKE pattern's escapes: it turns `_`, but not `\\` or `%`.
+ * 0015 and 0021): its punctuation and the Devanagari virama turned into letters, so that pg_trgm,
+ * which takes trigrams from runs of letters and digits only (ASCII's in the C locale), takes them
+ * from every three characters in a row. It keeps a LIKE pattern's escapes: it turns `_`, but not
+ * `\\` or `%`.
  */
 export function searchWords(text: string): string {
   return text.replace(/[ .@\-_'+,\u094D]/g, (character) => WORD_BREAKS[character] ?? character);

@@ -1015,8 +1015,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   /**
    * Drops the counts per bucket that are no longer read: those of buckets no longer there (a
    * rebuild), and, past the organisation's limit of searches and orders, those counted least
-   * recently (not those its load or recount counted, migration 0022). Rows another request holds are left to it, as the lists' cleanup does. Run only when
-   * counts were added (a new search, a cut or rebuilt bucket), not with every deep page.
+   * recently (not those its load or recount counted, migration 0022). Rows another request holds
+   * are left to it, as the lists' cleanup does. Run only when counts were added (a new search, a
+   * cut or rebuilt bucket), not with every deep page.
    */
   async function dropStaleBucketSearches(orgId: string): Promise<void> {
     await sql`
