@@ -99,19 +99,32 @@ export async function countHeavySearchesInBuckets(
     .orderBy('search')
     .limit(MAX_LOAD_BUCKET_SEARCHES)
     .execute();
-  for (const [index, { search }] of dense.entries()) {
-    onSearch?.(search, index, dense.length);
-    for (const byName of [false, true]) {
-      const buckets = await db
+  // The buckets' ids in batches, per order, read once for every search (a bucket cut meanwhile is
+  // counted by the first deep page that needs it, as after any write).
+  const batchesOf = async (byName: boolean) => {
+    const ids = (
+      await db
         .selectFrom('user_page_buckets')
         .select('id')
         .where('org_id', '=', orgId)
         .where('by_name', '=', byName)
-        .execute();
-      for (let start = 0; start < buckets.length; start += BUCKETS_AT_ONCE) {
-        const ids = buckets.slice(start, start + BUCKETS_AT_ONCE).map((bucket) => bucket.id);
-        await countSearchInBuckets(db, orgId, search, byName, ids, true);
-      }
+        .execute()
+    ).map((bucket) => bucket.id);
+    return Array.from({ length: Math.ceil(ids.length / BUCKETS_AT_ONCE) }, (_, k) =>
+      ids.slice(k * BUCKETS_AT_ONCE, (k + 1) * BUCKETS_AT_ONCE),
+    );
+  };
+  const orders =
+    dense.length === 0
+      ? []
+      : [
+          { byName: false, batches: await batchesOf(false) },
+          { byName: true, batches: await batchesOf(true) },
+        ];
+  for (const [index, { search }] of dense.entries()) {
+    onSearch?.(search, index, dense.length);
+    for (const { byName, batches } of orders) {
+      for (const ids of batches) await countSearchInBuckets(db, orgId, search, byName, ids, true);
     }
   }
   return dense.map(({ search }) => search);

@@ -93,7 +93,7 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
  * `\\` or `%`.
  */
 export function searchWords(text: string): string {
-  return text.replace(/[ .@\-_'+,\u094D]/g, (character) => WORD_BREAKS[character] ?? character);
+  return Array.from(text, (character) => WORD_BREAKS[character] ?? character).join('');
 }
 
 /**

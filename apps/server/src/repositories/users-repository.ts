@@ -86,6 +86,11 @@ function domainMatch(search: string, domain: RawBuilder<unknown>) {
     : sql<boolean>`starts_with(${domain}, ${rule.text})`;
 }
 
+/** Whether a gram of `user_search_grams` (`gram` an SQL expression) is a domain key: a range the primary key serves. */
+function isDomainKey(gram: RawBuilder<unknown>) {
+  return sql<boolean>`${gram} >= chr(31) and ${gram} < chr(32)`;
+}
+
 /**
  * `domainRule` on the kept domain keys (`chr(31) || domain` in `user_search_grams`), as LIKE
  * patterns: a prefix the primary key serves, else one the keys' trigram index does.
@@ -93,7 +98,7 @@ function domainMatch(search: string, domain: RawBuilder<unknown>) {
 function domainKeyMatch(search: string) {
   const rule = domainRule(search);
   if (!rule) return sql<boolean>`false`;
-  const range = sql<boolean>`gram >= chr(31) and gram < chr(32)`;
+  const range = isDomainKey(sql.ref('gram'));
   const text = escapeLike(rule.text);
   return sql<boolean>`${range} and gram like ${rule.domain === 'contains' ? `${SEARCH_SEPARATOR}%${text}%` : `${SEARCH_SEPARATOR}${text}%`}`;
 }
@@ -547,7 +552,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   async function headsAtMost(orgId: string, search: string): Promise<{ heads: number; beyondDomains: number }> {
     const trigrams = longestGramsOf(search);
     if (trigrams.length === 0) return { heads: 0, beyondDomains: 0 };
-    const domainKeys = sql`user_search_grams d where d.org_id = ${orgId} and d.gram >= chr(31) and d.gram < chr(32)`;
+
     const { rows } = await sql<{ heads: string; beyond_domains: string }>`
       with t as (
         select gram, sum(n) as n from user_search_grams
@@ -556,7 +561,8 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
       found as (
         select case when count(*) < ${trigrams.length} then 0 else min(t.n) end as n,
           case when count(*) < ${trigrams.length} then 0 else min(t.n - (
-            select coalesce(sum(d.n), 0) from ${domainKeys} and strpos(d.gram, t.gram) > 0
+            select coalesce(sum(d.n), 0) from user_search_grams d
+            where d.org_id = ${orgId} and ${isDomainKey(sql.ref('d.gram'))} and strpos(d.gram, t.gram) > 0
           )) end as beyond
         from t
       )
