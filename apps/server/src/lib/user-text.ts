@@ -86,22 +86,36 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The marks that are not Alphabetic in Unicode, so no word characters of pg_trgm in any locale,
+ * but sit inside words (migration 0023), which `searchWords` turns into `qy`: every such mark of
+ * the combining diacritics (a name typed decomposed, "jose\u0301") and of the scripts of South and
+ * South-East Asia and beyond (U+0900–U+1CFF: the viramas of Bengali, Tamil, Telugu and the other
+ * Indic scripts, the nuktas, Thai and Lao tone marks, the Khmer coeng, the Myanmar asat), and the
+ * zero-width (non-)joiners. The Devanagari virama is turned by `WORD_BREAKS` (migration 0021).
+ * The same class, written out, is the database's; a test compares the two on every character of
+ * those blocks.
+ */
+const WORD_MARKS =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each mark is matched alone, apart from its letter.
+  /[\u0300-\u0344\u0346-\u0362\u093c\u0951-\u0954\u09bc\u09cd\u09fe\u0a3c\u0a4d\u0abc\u0acd\u0afd-\u0aff\u0b3c\u0b4d\u0b55\u0bcd\u0c3c\u0c4d\u0cbc\u0ccd\u0d3b-\u0d3c\u0d4d\u0dca\u0e47-\u0e4c\u0e4e\u0eba\u0ec8-\u0ecc\u0ece\u0f18-\u0f19\u0f35\u0f37\u0f39\u0f3e-\u0f3f\u0f84\u0f86-\u0f87\u0fc6\u1037\u1039-\u103a\u135d-\u135f\u1714-\u1715\u1734\u17b4-\u17b5\u17c9-\u17d3\u17dd\u180b-\u180d\u180f\u1939-\u193b\u1a60\u1a75-\u1a7c\u1a7f\u1ab0-\u1abe\u1ac1-\u1acb\u1acf-\u1add\u1ae0-\u1aeb\u1b34\u1b44\u1b6b-\u1b73\u1baa-\u1bab\u1be6\u1bf2-\u1bf3\u1c37\u1cd0-\u1cd2\u1cd4-\u1ce8\u1ced\u1cf4\u1cf7-\u1cf9\u200c-\u200d]/gu;
+
+/**
  * A head or a search as the trigram index reads it (the database's `search_words()`, migrations
- * 0015 and 0021): its punctuation and the Devanagari virama turned into letters, so that pg_trgm,
- * which takes trigrams from runs of letters and digits only (ASCII's in the C locale), takes them
- * from every three characters in a row. It keeps a LIKE pattern's escapes: it turns `_`, but not
+ * 0015, 0021 and 0023): its punctuation, the Devanagari virama and the other `WORD_MARKS` turned
+ * into letters, so that pg_trgm, which takes trigrams from runs of letters and digits only (ASCII's
+ * in the C locale), takes them from every three characters in a row. It keeps a LIKE pattern's escapes: it turns `_`, but not
  * `\\` or `%`.
  */
 export function searchWords(text: string): string {
-  return Array.from(text, (character) => WORD_BREAKS[character] ?? character).join('');
+  return Array.from(text.replace(WORD_MARKS, 'qy'), (character) => WORD_BREAKS[character] ?? character).join('');
 }
 
 /**
  * Whether the trigram index can narrow a search: pg_trgm takes its trigrams from runs of word
  * characters, and only a run of three or more gives one that is not padded (a word's start or end,
  * "  d" or " us", which a large share of every organisation holds). The index reads the search as
- * `searchWords` turns it (migrations 0015 and 0021): so any three characters in a row serve, but
- * for other symbols and marks. Which characters are word characters is the database's: with
+ * `searchWords` turns it (migrations 0015, 0021 and 0023): so any three characters in a row serve,
+ * but for other symbols. Which characters are word characters is the database's: with
  * `unicodeWords`, those Unicode calls Alphabetic in every script (letters, and the vowel signs of
  * Indic scripts, which are marks) and digits, as glibc's classes and PostgreSQL's own follow it;
  * else (the C locale) ASCII's.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from './run-statements.ts';
 
 /** Every part's trigram index of the heads made again from `search_words` as it now is. */
-const REINDEX_PARTS = `
+export const REINDEX_PARTS = `
   do $$
   declare part regclass;
   begin

@@ -21,6 +21,7 @@ import * as usersByOrganisation from './0019-users-by-organisation.ts';
 import * as sessionRoleFunction from './0020-session-role-function.ts';
 import * as searchWordsVirama from './0021-search-words-virama.ts';
 import * as bucketCountsAtLoad from './0022-bucket-counts-at-load.ts';
+import * as searchWordsMarks from './0023-search-words-marks.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0020-session-role-function': sessionRoleFunction,
   '0021-search-words-virama': searchWordsVirama,
   '0022-bucket-counts-at-load': bucketCountsAtLoad,
+  '0023-search-words-marks': searchWordsMarks,
 };
 
 /**
