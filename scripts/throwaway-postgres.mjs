@@ -28,8 +28,12 @@ export function findPostgresBin() {
   return undefined;
 }
 
-/** A PostgreSQL cluster in a temporary folder, on loopback and a free port, for this run only. */
-export async function startThrowawayPostgres(bin) {
+/**
+ * A PostgreSQL cluster in a temporary folder, on loopback and a free port, for this run only.
+ * `locale` is its databases' locale: the tests' `C` (pg_trgm takes ASCII's letters for words, the
+ * page server's other rule), the benchmarks' `C.UTF-8` (every script's, as README advises).
+ */
+export async function startThrowawayPostgres(bin, { locale = 'C' } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-pg-'));
   chmodSync(dir, 0o777);
   const asRoot = process.getuid?.() === 0;
@@ -44,7 +48,7 @@ export async function startThrowawayPostgres(bin) {
     'trust',
     '-E',
     'UTF8',
-    '--no-locale',
+    locale === 'C' ? '--no-locale' : `--locale=${locale}`,
   ]);
   const init = spawnSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   if (init.status !== 0) throw new Error('initdb failed');
@@ -124,7 +128,7 @@ export async function withBenchPostgres(run) {
     console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
     return undefined;
   }
-  const postgres = await startThrowawayPostgres(bin);
+  const postgres = await startThrowawayPostgres(bin, { locale: 'C.UTF-8' });
   try {
     return await run(postgres.url);
   } finally {

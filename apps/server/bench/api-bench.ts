@@ -14,7 +14,7 @@ import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { sessionLookup } from '../src/auth/sessions.ts';
 import { loadConfig } from '../src/config.ts';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import { characterTypeWarning, type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed.ts';
 import { createUsersRepository, engineOptions } from '../src/repositories/users-repository.ts';
 import { signIn } from '../test/support/sign-in.ts';
@@ -169,6 +169,8 @@ async function ensureBenchOrganization(database: DatabaseHandle): Promise<{ orgI
 async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<EngineResult> {
   const dataDir = path.join(root, '.bench', 'pglite');
   const database = await openDatabase({ databaseUrl, dataDir });
+  const warning = await characterTypeWarning(database.db);
+  if (warning) console.log(`  Warning: ${warning}`);
   const { orgId, email } = await ensureBenchOrganization(database);
   const port = await freePort();
   const config = loadConfig({

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { characterTypeWarning, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
@@ -23,6 +23,8 @@ async function main() {
   reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
   await app.listen({ host: config.host, port: config.port });
 
+  const warning = await characterTypeWarning(database.db);
+  if (warning) app.log.warn(warning);
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);
   if (config.seedDemo && !config.externalIssuer) {

@@ -4,7 +4,7 @@ import { type UserListDocument, type UserStatus, userListDocumentSchema } from '
 import fc from 'fast-check';
 import { Kysely, Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, migrate } from '../src/db/database.ts';
+import { characterTypeWarning, type Db, migrate } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { PGliteDialect } from '../src/db/pglite-dialect.ts';
 import type { Database, NewUserRow } from '../src/db/schema.ts';
@@ -143,6 +143,20 @@ describe('exact totals of 1–3 character searches kept as counts of grams', () 
       const words = sql`search_words(${`x${punctuation}x`})`;
       const { rows } = await sql<{ n: number }>`select cardinality(show_trgm(${words})) as n`.execute(db);
       expect(rows[0]?.n, punctuation).toBe(5);
+    }
+  });
+
+  it('warns the operator of a database whose character type keeps the trigram index to ASCII, and only then', async () => {
+    // PGlite's pg_trgm takes every script; the tests' PostgreSQL runs in the C locale, which does not.
+    const { rows } = await sql<{ cyrillic: number; ctype: string }>`
+      select cardinality(show_trgm('кузнец')) as cyrillic,
+             (select datctype from pg_database where datname = current_database()) as ctype`.execute(db);
+    const warning = await characterTypeWarning(db);
+    if ((rows[0]?.cyrillic ?? 0) > 0) {
+      expect(warning).toBeUndefined();
+    } else {
+      expect(warning).toContain(`character type is ${rows[0]?.ctype}`);
+      expect(warning).toContain('createdb --template=template0 --locale=C.UTF-8');
     }
   });
 

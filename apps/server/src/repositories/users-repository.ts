@@ -1,7 +1,7 @@
 import { USER_STATUSES, type UserListQuery } from '@users-admin/contract';
 import { type AliasedSelectQueryBuilder, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { countSearchInBuckets } from '../db/bucket-searches.ts';
-import type { Db } from '../db/database.ts';
+import { type Db, trigramsTakeEveryScript } from '../db/database.ts';
 import { MAX_KEPT_SEARCHES } from '../db/heavy-searches.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { statusGroup } from '../db/search-grams.ts';
@@ -530,9 +530,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
 
   /** Whether the trigram index can narrow a search in this database (`trigramIndexNarrows`). */
   async function trigramIndexServes(search: string): Promise<boolean> {
-    unicodeWordCharacters ??= sql<{ unicode: boolean }>`select show_trgm('жжж') <> '{}' as unicode`
-      .execute(db)
-      .then(({ rows }) => rows[0]?.unicode === true);
+    unicodeWordCharacters ??= trigramsTakeEveryScript(db);
     const unicode = await unicodeWordCharacters.catch((error: unknown) => {
       unicodeWordCharacters = undefined;
       throw error;
