@@ -2,13 +2,15 @@ import { sql } from 'kysely';
 import { countHeavySearchesInBuckets } from './bucket-searches.ts';
 import type { Db } from './database.ts';
 import { HEAVY_SEARCHES_FROM, HeavySearchTally, keepHeavySearches, MAX_HEAVY_SEARCHES } from './heavy-searches.ts';
+import { buildPartGrams } from './part-grams.ts';
 import type { Database, UserRow } from './schema.ts';
 import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-grams.ts';
 
 /**
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
  * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
- * kept searches (`user_kept_searches`) and its page buckets (`user_page_buckets`), and keeps its
+ * kept searches (`user_kept_searches`), its page buckets (`user_page_buckets`) and the parts of
+ * each order with their short grams (`user_part_grams`, cut again), and keeps its
  * heavy searches as a load does (an organisation that grew by writes has its heavy searches found
  * here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
  * moves the data version on, so that no cached count or search list outlives the repair. For
@@ -19,7 +21,7 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
 export async function recountOrganization(
   db: Db,
   orgId: string,
-  options: { heavySearchesFrom?: number; bucketSearchesFrom?: number } = {},
+  options: { heavySearchesFrom?: number; bucketSearchesFrom?: number; partUsers?: number } = {},
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
@@ -59,6 +61,7 @@ export async function recountOrganization(
     const threshold = options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM;
     await keepHeavySearches(tx, orgId, heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES));
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
+    await buildPartGrams(tx, orgId, options.partUsers === undefined ? {} : { partUsers: options.partUsers });
 
     await sql`
       insert into org_data_versions (org_id, version) values (${orgId}, 1)

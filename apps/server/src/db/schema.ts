@@ -18,6 +18,8 @@ export interface Database {
   user_kept_searches: UserKeptSearchesTable;
   user_page_buckets: UserPageBucketsTable;
   user_page_bucket_searches: UserPageBucketSearchesTable;
+  user_part_bounds: UserPartBoundsTable;
+  user_part_grams: UserPartGramsTable;
   user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
@@ -48,6 +50,25 @@ export interface UserPageBucketSearchesTable {
   counted_at: Generated<Date>;
   /** Counted by the organisation's bulk load or recount, and kept beyond its limit of searches (0022). */
   found_at_load: Generated<boolean>;
+}
+
+/** The first key of each part of an organisation's users in one order, cut by a load or recount (0024). */
+export interface UserPartBoundsTable {
+  org_id: string;
+  by_name: boolean;
+  sort_name: string;
+  id: string;
+}
+
+/** How many users of one part of an order hold a 1- or 2-character gram, per status and user type (0024). */
+export interface UserPartGramsTable {
+  org_id: string;
+  by_name: boolean;
+  gram: string;
+  /** The part's first key (`user_part_bounds`). */
+  sort_name: string;
+  id: string;
+  n: number[];
 }
 
 /** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */

@@ -11,6 +11,7 @@ import {
   keepHeavySearches,
   MAX_HEAVY_SEARCHES,
 } from './heavy-searches.ts';
+import { buildPartGrams } from './part-grams.ts';
 import type { NewUserRow } from './schema.ts';
 import { GramTally, insertGrams, insertSpans } from './search-grams.ts';
 import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
@@ -126,6 +127,8 @@ export interface SeedOrganizationOptions {
   heavySearchesFrom?: number;
   /** Told of each step that follows the rows: the heavy searches, the statistics. */
   onStep?: (step: string) => void;
+  /** Users per part of each order whose short grams a large organisation's load counts (`part-grams.ts`). */
+  partUsers?: number;
 }
 
 /**
@@ -287,6 +290,12 @@ export async function seedLargeOrganization(
   });
   options.onStep?.('vacuum and planner statistics');
   await sql`vacuum analyze users`.execute(db);
+  options.onStep?.('counting the one- and two-letter grams per part of each order');
+  await db
+    .transaction()
+    .execute((tx) =>
+      buildPartGrams(tx, orgId, options.partUsers === undefined ? {} : { partUsers: options.partUsers }),
+    );
   await countHeavySearchesInBuckets(db, orgId, {
     onSearch: (search, index, of) => options.onStep?.(`counting "${search}" per page bucket (${index + 1} of ${of})`),
   });

@@ -924,6 +924,36 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
+   * The part (migration 0024) of a one- or two-character search's match at `position` (ascending,
+   * from 0, of `total` matches with the filters): its first key and the matches before it, from the
+   * counts of the search's gram in each part of the list's order, added up from the nearer end. The
+   * page is then walked from that key past fewer than one part's users. Undefined when the
+   * organisation has no parts (small, or never bulk-loaded nor recounted) or their counts do not add
+   * up to the total: the search's page buckets are counted instead.
+   */
+  async function searchPartOf(orgId: string, query: UserListQuery, position: number, total: number) {
+    const fromEnd = position > total / 2;
+    const direction = sql.raw(fromEnd ? 'desc' : 'asc');
+    const { rows } = await sql<{ sort_name: string; id: string; n: number[] }>`
+      select sort_name, id, n from user_part_grams
+      where org_id = ${orgId} and by_name = ${query.sort !== undefined} and gram = ${query.search?.toLowerCase() ?? ''}
+      order by sort_name ${direction}, id ${direction}`.execute(db);
+    const groups = groupsOf(query);
+    const matches = rows.map(({ n }) => groups.reduce((sum, group) => sum + (n[group] ?? 0), 0));
+    if (matches.reduce((sum, n) => sum + n, 0) !== total) return undefined;
+    let passed = 0;
+    for (const [index, row] of rows.entries()) {
+      const inPart = matches[index] ?? 0;
+      const before = fromEnd ? total - passed - inPart : passed;
+      if (inPart > 0 && (fromEnd ? before <= position : position < passed + inPart)) {
+        return { sortName: row.sort_name, id: row.id, before };
+      }
+      passed += inPart;
+    }
+    return undefined;
+  }
+
+  /**
    * The page bucket of a search's match at `position` (ascending, from 0, of `total` matches with
    * the filters), from the search's counts per bucket (migration 0014). The buckets of the list's
    * order are read from the nearer end with the counts they have for their present version; those
@@ -934,6 +964,11 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const search = query.search?.toLowerCase() ?? '';
     const byName = query.sort !== undefined;
     const fromEnd = position > total / 2;
+    // A search of one or two characters: from the counts of its gram per part, where kept.
+    if ([...search].length <= 2) {
+      const part = await searchPartOf(orgId, query, position, total);
+      if (part) return part;
+    }
     const direction = sql.raw(fromEnd ? 'desc' : 'asc');
     // By name, a bucket wholly outside the span of the search's grams (migration 0016) holds none
     // of its matches, and is passed without counting: "ari" by −name, page 40, past the names of

@@ -22,6 +22,7 @@ import * as sessionRoleFunction from './0020-session-role-function.ts';
 import * as searchWordsVirama from './0021-search-words-virama.ts';
 import * as bucketCountsAtLoad from './0022-bucket-counts-at-load.ts';
 import * as searchWordsMarks from './0023-search-words-marks.ts';
+import * as partGrams from './0024-part-grams.ts';
 
 /** The versioned migrations, in order. Add a file and a line; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0021-search-words-virama': searchWordsVirama,
   '0022-bucket-counts-at-load': bucketCountsAtLoad,
   '0023-search-words-marks': searchWordsMarks,
+  '0024-part-grams': partGrams,
 };
 
 /**
