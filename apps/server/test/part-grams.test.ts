@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
-import { shortGramsOf } from '../src/db/part-grams.ts';
+import { partGramsOf } from '../src/db/part-grams.ts';
 import { recountOrganization } from '../src/db/recount.ts';
 import { insertUsers, seedLargeOrganization } from '../src/db/seed.ts';
 import { createRandom } from '../src/db/seed-data.ts';
@@ -19,7 +19,7 @@ const GROUP_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8]
   .join(', ');
 
 /**
- * The differences between the kept counts of each part's short grams and those of the users as
+ * The differences between the kept counts of each part's grams and those of the users as
  * they are now, computed directly (at most 20): none when the counts are exact.
  */
 async function partGramMismatches(db: Db, orgId: string): Promise<unknown[]> {
@@ -30,7 +30,7 @@ async function partGramMismatches(db: Db, orgId: string): Promise<unknown[]> {
       from users u
       cross join (values (false), (true)) o(by_name)
       cross join lateral user_part_of(u.org_id, o.by_name, case when o.by_name then u.sort_name else '' end, u.id) p
-      cross join lateral search_short_grams(u.search_text) g(gram)
+      cross join lateral search_part_grams(u.search_text) g(gram)
       where u.org_id = ${orgId}
       group by 1, 2, 3, 4
     ),
@@ -78,7 +78,7 @@ async function naivePage(db: Db, orgId: string, query: UserListQuery): Promise<s
   return rows.map((row) => row.id);
 }
 
-describe('counts of one- and two-character grams per part of each order', () => {
+describe('counts of one- to three-character grams per part of each order', () => {
   let server: TestServer;
   let db: Db;
   let orgId: string;
@@ -98,27 +98,49 @@ describe('counts of one- and two-character grams per part of each order', () => 
   }, 120_000);
   afterAll(() => server.close());
 
-  it('takes the same one- and two-character grams of any text as the database', async () => {
+  it('takes the same one- to three-character grams of any text as the database', async () => {
     const texts = fc.sample(
       fc.tuple(fc.string({ unit: 'binary', maxLength: 10 }), fc.string({ unit: 'grapheme', maxLength: 10 })),
       { numRuns: 200, seed: 20261126 },
     );
-    texts.push(['Zoë 👩🏽‍💻 山田', 'x@y'], ['', ''], ['a', ''], ['𝒜𝒜', '\u001f']);
+    texts.push(['Zoë 👩🏽‍💻 山田', 'x@y'], ['', ''], ['a', ''], ['𝒜𝒜', '\u001f'], ['a𝒜b', 'ab\uffff']);
     for (const [name, email] of texts) {
       if (name.includes('\u0000') || email.includes('\u0000')) continue;
       const text = searchText(name, email);
-      const { rows } = await sql<{ gram: string }>`select search_short_grams(${text}) as gram`.execute(db);
-      expect(new Set(rows.map((row) => row.gram)), JSON.stringify(text)).toEqual(shortGramsOf(text));
+      const { rows } = await sql<{ gram: string }>`select search_part_grams(${text}) as gram`.execute(db);
+      expect(new Set(rows.map((row) => row.gram)), JSON.stringify(text)).toEqual(partGramsOf(text));
     }
   });
 
-  it('cuts a bulk-loaded organisation into parts in both orders and counts every short gram of each exactly', async () => {
+  it('cuts a bulk-loaded organisation into parts in both orders and counts every gram of each exactly', async () => {
     for (const byName of [false, true]) {
       const sizes = await partSizes(db, orgId, byName);
       // 3,001 users (the load's and its System Admin): seven parts of 400 and the rest.
       expect(sizes, `by name: ${byName}`).toEqual([400, 400, 400, 400, 400, 400, 400, 201]);
     }
     expect(await partGramMismatches(db, orgId)).toEqual([]);
+  });
+
+  it('pages a longer search from the parts of a three-character gram that the same users hold', async () => {
+    const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 0 });
+    await db.deleteFrom('user_page_bucket_searches').execute();
+    // Every mailbox ending in 9 is of parts.example: "9@p" is held by the users of "9@parts" only.
+    for (const shape of [
+      { pageSize: 10, search: '9@parts' },
+      { pageSize: 5, search: '9@PARTS.', sort: '-name', status: 'active' },
+    ] satisfies Omit<UserListQuery, 'pageNumber'>[]) {
+      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
+      const last = Math.ceil(total / shape.pageSize);
+      expect(last, JSON.stringify(shape)).toBeGreaterThan(4);
+      for (const pageNumber of new Set([2, Math.ceil(last / 2), last - 1, last])) {
+        const query = { ...shape, pageNumber };
+        expect(
+          (await users.listUsers(orgId, query)).users.map((user) => user.id),
+          JSON.stringify(query),
+        ).toEqual(await naivePage(db, orgId, query));
+      }
+    }
+    expect(await db.selectFrom('user_page_bucket_searches').select('search').distinct().execute()).toEqual([]);
   });
 
   it('keeps the counts exact through inserts, renames into other parts, status and type changes and deletes', async () => {
@@ -170,7 +192,7 @@ describe('counts of one- and two-character grams per part of each order', () => 
     expect(await partGramMismatches(db, orgId)).toEqual([]);
   });
 
-  it('pages one- and two-letter searches deep from the parts, exactly, in both orders and with filters', async () => {
+  it('pages searches of one to three characters deep from the parts, exactly, in both orders and with filters', async () => {
     // Every page past the first from counts per bucket or part (bucketSearchesFrom 0), none walked.
     const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 0 });
     await db.deleteFrom('user_page_bucket_searches').execute();
@@ -179,6 +201,7 @@ describe('counts of one- and two-character grams per part of each order', () => 
       { pageSize: 10, search: 'I', sort: '-name', status: 'active' },
       { pageSize: 25, search: 'on', isSystemAdmin: false },
       { pageSize: 50, search: 'o' },
+      { pageSize: 10, search: 'AN ', sort: '-name' },
       { pageSize: 5, search: 'a ', sort: 'name', status: 'active' },
     ];
     for (const shape of shapes) {

@@ -14,55 +14,80 @@ const WRITE_CHUNK = 10_000;
 type Key = { sort_name: string; id: string };
 type Row = Key & { search_text: string; status: string; is_system_admin: boolean };
 
-/** A 1- or 2-character gram as one number: its code points, the second one plus one (none: 0). */
+/**
+ * A gram as one number: a 1- or 2-character one by its code points, the second one plus one (none:
+ * 0); a 3-character one of the Basic Multilingual Plane by its three 16-bit code points above
+ * THREE. A 3-character gram with a character beyond that plane (an emoji, say) keeps its text.
+ */
 const SECOND = 0x110001;
+const THREE = 2 ** 50;
 const SEPARATOR = 0x1f;
 
 /**
- * Calls `visit` with the key of each 1- and 2-character substring of a search text, by code point,
- * without the separator (a substring may come more than once): the database's `search_short_grams()`.
+ * Calls `visit` with each 1- to 3-character substring of a search text, by code point, without the
+ * separator (a substring may come more than once): the database's `search_part_grams()`; as a
+ * number where it has one (`SECOND`, `THREE`), else as its text.
  */
-function forEachShortGramKey(text: string, visit: (key: number) => void): void {
-  let previous = -1;
+function forEachPartGramKey(text: string, visit: (key: number | string) => void): void {
+  let first = -1;
+  let second = -1;
   for (let index = 0; index < text.length; ) {
     const code = text.codePointAt(index) as number;
     index += code > 0xffff ? 2 : 1;
     if (code === SEPARATOR) {
-      previous = -1;
+      first = -1;
+      second = -1;
       continue;
     }
     visit(code * SECOND);
-    if (previous >= 0) visit(previous * SECOND + code + 1);
-    previous = code;
+    if (second >= 0) visit(second * SECOND + code + 1);
+    if (first >= 0) {
+      visit(
+        first <= 0xffff && second <= 0xffff && code <= 0xffff
+          ? THREE + first * 0x100000000 + second * 0x10000 + code
+          : String.fromCodePoint(first, second, code),
+      );
+    }
+    first = second;
+    second = code;
   }
 }
 
 /** The gram a key stands for. */
-function gramOfKey(key: number): string {
+function gramOfKey(key: number | string): string {
+  if (typeof key === 'string') return key;
+  if (key >= THREE) {
+    const codes = key - THREE;
+    return String.fromCodePoint(
+      Math.floor(codes / 0x100000000),
+      Math.floor(codes / 0x10000) % 0x10000,
+      codes % 0x10000,
+    );
+  }
   const first = Math.floor(key / SECOND);
   const second = key % SECOND;
   return second === 0 ? String.fromCodePoint(first) : String.fromCodePoint(first, second - 1);
 }
 
-/** The distinct 1- and 2-character substrings of a search text, as a part's tally takes them. */
-export function shortGramsOf(text: string): Set<string> {
+/** The distinct 1- to 3-character substrings of a search text, as a part's tally takes them. */
+export function partGramsOf(text: string): Set<string> {
   const grams = new Set<string>();
-  forEachShortGramKey(text, (key) => grams.add(gramOfKey(key)));
+  forEachPartGramKey(text, (key) => grams.add(gramOfKey(key)));
   return grams;
 }
 
 /**
- * One part's 1- and 2-character grams (`forEachShortGramKey`, `search_short_grams()`), each
- * counted once per user and per status and user type. Keyed by their code points as numbers rather
- * than as strings: a million users' grams are tallied in about a third of the time.
+ * One part's 1- to 3-character grams (`forEachPartGramKey`, `search_part_grams()`), each counted
+ * once per user and per status and user type. Keyed by their code points as numbers rather than as
+ * strings: a million users' 1- and 2-character grams were tallied in about a third of the time.
  */
 class PartTally {
-  private readonly grams = new Map<number, { lastUser: number; counts: Int32Array }>();
+  private readonly grams = new Map<number | string, { lastUser: number; counts: Int32Array }>();
   private users = 0;
 
   add(searchText: string, group: number): void {
     const user = ++this.users;
-    const visit = (key: number) => {
+    forEachPartGramKey(searchText, (key) => {
       let tally = this.grams.get(key);
       if (!tally) {
         tally = { lastUser: 0, counts: new Int32Array(STATUS_GROUPS) };
@@ -72,8 +97,7 @@ class PartTally {
         tally.lastUser = user;
         tally.counts[group] = (tally.counts[group] ?? 0) + 1;
       }
-    };
-    forEachShortGramKey(searchText, visit);
+    });
   }
 
   get size(): number {
@@ -89,9 +113,9 @@ class PartTally {
 
 /**
  * Cuts an organisation's users into parts of `partUsers` consecutive users in each order and
- * writes each part's first key (`user_part_bounds`) and its counts of every 1- and 2-character gram
+ * writes each part's first key (`user_part_bounds`) and its counts of every 1- to 3-character gram
  * per status and user type (`user_part_grams`), in place of any it had (migration 0024): what the
- * first deep page of a one- or two-letter search adds up instead of counting page buckets. An
+ * first deep page of a search of one to three characters adds up instead of counting page buckets. An
  * organisation of fewer than two parts' users gets none (its deep pages count buckets, as before).
  * Read in each order by keyset on its covering index, tallied in JavaScript (a set-returning
  * function per row in SQL is many times slower). The caller keeps writers away (a recount's lock;

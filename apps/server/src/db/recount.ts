@@ -10,7 +10,7 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
  * Recomputes everything the triggers keep for an organisation from its users: the counts per status
  * and user type (`user_counts`), the grams and domain keys (`user_search_grams`), the counts of its
  * kept searches (`user_kept_searches`), its page buckets (`user_page_buckets`) and the parts of
- * each order with their short grams (`user_part_grams`, cut again), and keeps its
+ * each order with their 1–3 character grams (`user_part_grams`, cut again), and keeps its
  * heavy searches as a load does (an organisation that grew by writes has its heavy searches found
  * here: run it from time to time); ends a bulk load's pending mark (a loader that was killed), and
  * moves the data version on, so that no cached count or search list outlives the repair. For

@@ -60,7 +60,7 @@ export interface UserPartBoundsTable {
   id: string;
 }
 
-/** How many users of one part of an order hold a 1- or 2-character gram, per status and user type (0024). */
+/** How many users of one part of an order hold a 1- to 3-character gram, per status and user type (0024). */
 export interface UserPartGramsTable {
   org_id: string;
   by_name: boolean;

@@ -127,7 +127,7 @@ export interface SeedOrganizationOptions {
   heavySearchesFrom?: number;
   /** Told of each step that follows the rows: the heavy searches, the statistics. */
   onStep?: (step: string) => void;
-  /** Users per part of each order whose short grams a large organisation's load counts (`part-grams.ts`). */
+  /** Users per part of each order whose 1–3 character grams a large organisation's load counts (`part-grams.ts`). */
   partUsers?: number;
 }
 
@@ -290,7 +290,7 @@ export async function seedLargeOrganization(
   });
   options.onStep?.('vacuum and planner statistics');
   await sql`vacuum analyze users`.execute(db);
-  options.onStep?.('counting the one- and two-letter grams per part of each order');
+  options.onStep?.('counting the one- to three-letter grams per part of each order');
   await db
     .transaction()
     .execute((tx) =>

@@ -924,31 +924,42 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
   }
 
   /**
-   * The part (migration 0024) of a one- or two-character search's match at `position` (ascending,
-   * from 0, of `total` matches with the filters): its first key and the matches before it, from the
-   * counts of the search's gram in each part of the list's order, added up from the nearer end. The
-   * page is then walked from that key past fewer than one part's users. Undefined when the
-   * organisation has no parts (small, or never bulk-loaded nor recounted) or their counts do not add
-   * up to the total: the search's page buckets are counted instead.
+   * The part (migration 0024) of a search's match at `position` (ascending, from 0, of `total`
+   * matches with the filters): its first key and the matches before it, from the counts per part of
+   * the list's order of a gram that the same users hold, added up from the nearer end. The page is
+   * then walked from that key past fewer than one part's users. The gram is the search itself when
+   * it has one to three characters; for a longer one, one of its three-character grams whose users
+   * with the filters are as many as the search's: every user holding the search holds the gram, so
+   * then they are the same users ("9@org-1", which only the users of mailboxes ending in 9 hold,
+   * as they do "9@o"). Undefined when the organisation has no parts (small, or never bulk-loaded
+   * nor recounted), or no such gram: the search's page buckets are counted instead.
    */
   async function searchPartOf(orgId: string, query: UserListQuery, position: number, total: number) {
+    const search = query.search?.toLowerCase() ?? '';
+    const grams = [...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search);
+    if (grams.length === 0) return undefined;
     const fromEnd = position > total / 2;
     const direction = sql.raw(fromEnd ? 'desc' : 'asc');
-    const { rows } = await sql<{ sort_name: string; id: string; n: number[] }>`
-      select sort_name, id, n from user_part_grams
-      where org_id = ${orgId} and by_name = ${query.sort !== undefined} and gram = ${query.search?.toLowerCase() ?? ''}
-      order by sort_name ${direction}, id ${direction}`.execute(db);
+    const { rows } = await sql<{ gram: string; sort_name: string; id: string; n: number[] }>`
+      select gram, sort_name, id, n from user_part_grams
+      where org_id = ${orgId} and by_name = ${query.sort !== undefined} and gram = any(${grams}::text[])
+      order by gram, sort_name ${direction}, id ${direction}`.execute(db);
     const groups = groupsOf(query);
-    const matches = rows.map(({ n }) => groups.reduce((sum, group) => sum + (n[group] ?? 0), 0));
-    if (matches.reduce((sum, n) => sum + n, 0) !== total) return undefined;
+    const parts = new Map<string, { sortName: string; id: string; matches: number }[]>();
+    for (const row of rows) {
+      const matches = groups.reduce((sum, group) => sum + (row.n[group] ?? 0), 0);
+      const ofGram = parts.get(row.gram) ?? [];
+      ofGram.push({ sortName: row.sort_name, id: row.id, matches });
+      parts.set(row.gram, ofGram);
+    }
+    const same = [...parts.values()].find((ofGram) => ofGram.reduce((sum, part) => sum + part.matches, 0) === total);
     let passed = 0;
-    for (const [index, row] of rows.entries()) {
-      const inPart = matches[index] ?? 0;
-      const before = fromEnd ? total - passed - inPart : passed;
-      if (inPart > 0 && (fromEnd ? before <= position : position < passed + inPart)) {
-        return { sortName: row.sort_name, id: row.id, before };
+    for (const part of same ?? []) {
+      const before = fromEnd ? total - passed - part.matches : passed;
+      if (part.matches > 0 && (fromEnd ? before <= position : position < passed + part.matches)) {
+        return { sortName: part.sortName, id: part.id, before };
       }
-      passed += inPart;
+      passed += part.matches;
     }
     return undefined;
   }
@@ -964,11 +975,9 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
     const search = query.search?.toLowerCase() ?? '';
     const byName = query.sort !== undefined;
     const fromEnd = position > total / 2;
-    // A search of one or two characters: from the counts of its gram per part, where kept.
-    if ([...search].length <= 2) {
-      const part = await searchPartOf(orgId, query, position, total);
-      if (part) return part;
-    }
+    // From the counts per part of the search's gram, or of a gram the same users hold, where kept.
+    const part = await searchPartOf(orgId, query, position, total);
+    if (part) return part;
     const direction = sql.raw(fromEnd ? 'desc' : 'asc');
     // By name, a bucket wholly outside the span of the search's grams (migration 0016) holds none
     // of its matches, and is passed without counting: "ari" by −name, page 40, past the names of

@@ -8,7 +8,7 @@ const DELTAS = `array[${GROUPS.map((g) => `coalesce(sum(c.delta) filter (where c
 const ADDED = `array[${GROUPS.map((g) => `user_part_grams.n[${g}] + excluded.n[${g}]`).join(', ')}]`;
 
 /**
- * The changes' one- and two-character grams counted into the parts they fall in, in both orders:
+ * The changes' one- to three-character grams counted into the parts they fall in, in both orders:
  * `changes` is a query of (org_id, id, sort_name, search_text, g, delta). Organisations without
  * parts (small ones, and those never bulk-loaded nor recounted) and those being bulk-loaded are
  * left alone. Rows are upserted in key order, as the grams' triggers do, so that two writers queue
@@ -20,19 +20,20 @@ const addPartGrams = (changes: string) => `
         from (${changes}) c
         cross join (values (false), (true)) o(by_name)
         cross join lateral user_part_of(c.org_id, o.by_name, case when o.by_name then c.sort_name else '' end, c.id) p
-        cross join lateral search_short_grams(c.search_text) g(gram)
+        cross join lateral search_part_grams(c.search_text) g(gram)
         where not exists (select 1 from user_search_grams_pending q where q.org_id = c.org_id)
         group by 1, 2, 3, 4, 5
         order by 1, 2, 3, 4, 5
         on conflict (org_id, by_name, gram, sort_name, id) do update set n = ${ADDED};`;
 
 /**
- * Counts of every one- and two-character gram per part of each order. A search of one or two
- * characters cannot use the trigram index, and such a search is held by users all through either
- * order: its first deep page counted its matches in the page buckets from the nearer end, up to
- * half the organisation or more ("us" by name, page 4,000 of 1,000,000 users: 730 buckets, 147–192
- * ms on PostgreSQL). With these counts it adds up at most a few dozen parts' counts to find the part
- * the page starts in, and walks from that part's first key past fewer than one part's users.
+ * Counts of every one- to three-character gram per part of each order. A search of one or two
+ * characters cannot use the trigram index, and such a search, like a dense one of three, is held by
+ * users all through either order: its first deep page counted its matches in the page buckets from
+ * the nearer end, up to half the organisation or more ("us" by name, page 4,000 of 1,000,000 users:
+ * 730 buckets, 147–192 ms on PostgreSQL; "ser" by name, page 5,000: 332 ms). With these counts it
+ * adds up at most a few dozen parts' counts to find the part the page starts in, and walks from
+ * that part's first key past fewer than one part's users.
  *
  * A part is a run of consecutive users in one order (by id; by sort name and id), cut every
  * 32,768 users by a bulk load or a recount (`user_part_bounds`, each part keyed by its first
@@ -64,12 +65,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (org_id, by_name, gram, sort_name, id)
     );
 
-    -- The distinct 1- and 2-character substrings of a search text: search_grams() of 0005 without
-    -- its 3-character ones (nor the domain key 0007 added to it).
-    create function search_short_grams(search_text text) returns setof text
+    -- The distinct 1- to 3-character substrings of a search text: search_grams() of 0005, without
+    -- the domain key 0007 added to it.
+    create function search_part_grams(search_text text) returns setof text
       language sql immutable parallel safe as $$
         select distinct substr(search_text, i, k)
-        from generate_series(1, length(search_text)) i, generate_series(1, 2) k
+        from generate_series(1, length(search_text)) i, generate_series(1, 3) k
         where i + k - 1 <= length(search_text) and strpos(substr(search_text, i, k), chr(31)) = 0
       $$;
 
@@ -134,7 +135,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop function users_part_grams_delete();
     drop function users_part_grams_insert();
     drop function user_part_of(uuid, boolean, text, uuid);
-    drop function search_short_grams(text);
+    drop function search_part_grams(text);
     drop table user_part_grams;
     drop table user_part_bounds;
     `,
