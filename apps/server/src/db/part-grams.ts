@@ -85,6 +85,13 @@ class PartTally {
   private readonly grams = new Map<number | string, { lastUser: number; counts: Int32Array }>();
   private users = 0;
 
+  /** The organisation's heavy searches (0012) and their counts in this part, per status and user type. */
+  private readonly searches: { search: string; counts: Int32Array }[];
+
+  constructor(searches: readonly string[]) {
+    this.searches = searches.map((search) => ({ search, counts: new Int32Array(STATUS_GROUPS) }));
+  }
+
   add(searchText: string, group: number): void {
     const user = ++this.users;
     forEachPartGramKey(searchText, (key) => {
@@ -98,6 +105,9 @@ class PartTally {
         tally.counts[group] = (tally.counts[group] ?? 0) + 1;
       }
     });
+    for (const { search, counts } of this.searches) {
+      if (searchText.includes(search)) counts[group] = (counts[group] ?? 0) + 1;
+    }
   }
 
   get size(): number {
@@ -109,13 +119,19 @@ class PartTally {
       yield { gram: gramOfKey(key), n: `{${counts.join(',')}}` };
     }
   }
+
+  /** Every heavy search's counts, zero or not: the triggers find the searches by their rows. */
+  *searchRows(): Generator<{ search: string; n: string }> {
+    for (const { search, counts } of this.searches) yield { search, n: `{${counts.join(',')}}` };
+  }
 }
 
 /**
  * Cuts an organisation's users into parts of `partUsers` consecutive users in each order and
  * writes each part's first key (`user_part_bounds`) and its counts of every 1- to 3-character gram
- * per status and user type (`user_part_grams`), in place of any it had (migration 0024): what the
- * first deep page of a search of one to three characters adds up instead of counting page buckets. An
+ * per status and user type (`user_part_grams`), and of each heavy search its load or recount found
+ * (`user_part_searches`), in place of any it had (migration 0024): what the first deep page of such
+ * a search adds up instead of counting page buckets. An
  * organisation of fewer than two parts' users gets none (its deep pages count buckets, as before).
  * Read in each order by keyset on its covering index, tallied in JavaScript (a set-returning
  * function per row in SQL is many times slower). The caller keeps writers away (a recount's lock;
@@ -127,6 +143,7 @@ export async function buildPartGrams(
   { partUsers = PART_USERS }: { partUsers?: number } = {},
 ): Promise<{ parts: number }> {
   await db.deleteFrom('user_part_grams').where('org_id', '=', orgId).execute();
+  await db.deleteFrom('user_part_searches').where('org_id', '=', orgId).execute();
   await db.deleteFrom('user_part_bounds').where('org_id', '=', orgId).execute();
   const { users } = await db
     .selectFrom('user_counts')
@@ -134,11 +151,21 @@ export async function buildPartGrams(
     .where('org_id', '=', orgId)
     .executeTakeFirstOrThrow();
   if (Number(users) < 2 * partUsers) return { parts: 0 };
+  const searches = (
+    await db
+      .selectFrom('user_kept_searches')
+      .select('search')
+      .distinct()
+      .where('org_id', '=', orgId)
+      .where('found_at_load', '=', true)
+      .orderBy('search')
+      .execute()
+  ).map((row) => row.search);
 
   let parts = 0;
   for (const byName of [false, true]) {
     const bounds: Key[] = [FIRST_KEY];
-    let tally = new PartTally();
+    let tally = new PartTally(searches);
     const flush = async (bound: Key) => {
       const rows = [...tally.rows()];
       for (let from = 0; from < rows.length; from += WRITE_CHUNK) {
@@ -147,6 +174,15 @@ export async function buildPartGrams(
           insert into user_part_grams (org_id, by_name, gram, sort_name, id, n)
           select ${orgId}::uuid, ${byName}, t.gram, ${bound.sort_name}, ${bound.id}::uuid, t.n::integer[]
           from unnest(${chunk.map((row) => row.gram)}::text[], ${chunk.map((row) => row.n)}::text[]) as t(gram, n)`.execute(
+          db,
+        );
+      }
+      const searchRows = [...tally.searchRows()];
+      if (searchRows.length > 0) {
+        await sql`
+          insert into user_part_searches (org_id, by_name, search, sort_name, id, n)
+          select ${orgId}::uuid, ${byName}, t.search, ${bound.sort_name}, ${bound.id}::uuid, t.n::integer[]
+          from unnest(${searchRows.map((row) => row.search)}::text[], ${searchRows.map((row) => row.n)}::text[]) as t(search, n)`.execute(
           db,
         );
       }
@@ -167,7 +203,7 @@ export async function buildPartGrams(
         if (tally.size === partUsers) {
           await flush(bounds.at(-1) ?? FIRST_KEY);
           bounds.push({ sort_name: byName ? row.sort_name : '', id: row.id });
-          tally = new PartTally();
+          tally = new PartTally(searches);
         }
         tally.add(row.search_text, statusGroup(row.status, row.is_system_admin));
       }

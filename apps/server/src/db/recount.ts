@@ -16,14 +16,15 @@ import { forEachUserChunk, GramTally, insertGrams, insertSpans } from './search-
  * moves the data version on, so that no cached count or search list outlives the repair. For
  * when the triggers were bypassed: `TRUNCATE users`, a restore with triggers disabled, a killed
  * bulk load. Writers of the users table wait while it runs (a share lock on the table), but for
- * its last step, which counts the densest heavy searches per page bucket as a load does.
+ * its last step, which, in an organisation too small for parts, counts the densest heavy searches
+ * per page bucket as a load does.
  */
 export async function recountOrganization(
   db: Db,
   orgId: string,
   options: { heavySearchesFrom?: number; bucketSearchesFrom?: number; partUsers?: number } = {},
 ): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+  const { parts } = await db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
     await tx.deleteFrom('user_counts').where('org_id', '=', orgId).execute();
     await sql`
@@ -61,12 +62,26 @@ export async function recountOrganization(
     const threshold = options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM;
     await keepHeavySearches(tx, orgId, heavy.find(grams.totals(), threshold, MAX_HEAVY_SEARCHES));
     await sql`select user_page_buckets_build(${orgId})`.execute(tx);
-    await buildPartGrams(tx, orgId, options.partUsers === undefined ? {} : { partUsers: options.partUsers });
+    const built = await buildPartGrams(
+      tx,
+      orgId,
+      options.partUsers === undefined ? {} : { partUsers: options.partUsers },
+    );
 
     await sql`
       insert into org_data_versions (org_id, version) values (${orgId}, 1)
       on conflict (org_id) do update set version = org_data_versions.version + 1`.execute(tx);
+    return built;
   });
+  if (parts > 0) {
+    // Its heavy searches' deep pages read their counts per part: none per page bucket are kept.
+    await db
+      .deleteFrom('user_page_bucket_searches')
+      .where('org_id', '=', orgId)
+      .where('found_at_load', '=', true)
+      .execute();
+    return;
+  }
   // After the lock: each bucket's counts hold for the version they were taken at.
   await countHeavySearchesInBuckets(
     db,

@@ -20,6 +20,7 @@ export interface Database {
   user_page_bucket_searches: UserPageBucketSearchesTable;
   user_part_bounds: UserPartBoundsTable;
   user_part_grams: UserPartGramsTable;
+  user_part_searches: UserPartSearchesTable;
   user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
@@ -66,6 +67,16 @@ export interface UserPartGramsTable {
   by_name: boolean;
   gram: string;
   /** The part's first key (`user_part_bounds`). */
+  sort_name: string;
+  id: string;
+  n: number[];
+}
+
+/** How many users of one part of an order hold a heavy search found at a load or recount (0024). */
+export interface UserPartSearchesTable {
+  org_id: string;
+  by_name: boolean;
+  search: string;
   sort_name: string;
   id: string;
   n: number[];

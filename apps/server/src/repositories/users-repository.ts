@@ -819,7 +819,6 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    */
   async function searchSpan(orgId: string, search: string): Promise<Span | undefined> {
     const grams = spanGramsOf(search);
-    if (grams.length === 0) return undefined;
     const { rows } = await sql<{ first: string | null; last: string | null; within: string; users: string }>`
       with s as (${spanBounds(orgId, grams)}),
       start as (
@@ -931,18 +930,24 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    * it has one to three characters; for a longer one, one of its three-character grams whose users
    * with the filters are as many as the search's: every user holding the search holds the gram, so
    * then they are the same users ("9@org-1", which only the users of mailboxes ending in 9 hold,
-   * as they do "9@o"). Undefined when the organisation has no parts (small, or never bulk-loaded
-   * nor recounted), or no such gram: the search's page buckets are counted instead.
+   * as they do "9@o"); or the search itself, when it is one of the heavy searches the parts count.
+   * Undefined when the organisation has no parts (small, or never bulk-loaded nor recounted), or no
+   * such gram: the search's page buckets are counted instead.
    */
   async function searchPartOf(orgId: string, query: UserListQuery, position: number, total: number) {
     const search = query.search?.toLowerCase() ?? '';
     const grams = [...search].length <= MAX_GRAM_LENGTH ? [search] : longestGramsOf(search);
-    if (grams.length === 0) return undefined;
     const fromEnd = position > total / 2;
     const direction = sql.raw(fromEnd ? 'desc' : 'asc');
+    const byName = query.sort !== undefined;
     const { rows } = await sql<{ gram: string; sort_name: string; id: string; n: number[] }>`
-      select gram, sort_name, id, n from user_part_grams
-      where org_id = ${orgId} and by_name = ${query.sort !== undefined} and gram = any(${grams}::text[])
+      select * from (
+        select search as gram, sort_name, id, n from user_part_searches
+        where org_id = ${orgId} and by_name = ${byName} and search = ${search}
+        union all
+        select gram, sort_name, id, n from user_part_grams
+        where org_id = ${orgId} and by_name = ${byName} and gram = any(${grams}::text[])
+      ) p
       order by gram, sort_name ${direction}, id ${direction}`.execute(db);
     const groups = groupsOf(query);
     const parts = new Map<string, { sortName: string; id: string; matches: number }[]>();

@@ -4,27 +4,43 @@ import { runStatements } from './run-statements.ts';
 const GROUPS = [1, 2, 3, 4, 5, 6, 7, 8];
 /** `array[...]` of the sums of `c.delta` for each status and user type (`user_group`, 0013). */
 const DELTAS = `array[${GROUPS.map((g) => `coalesce(sum(c.delta) filter (where c.g = ${g}), 0)`).join(', ')}]::integer[]`;
-/** The kept counts plus the new ones, group by group. */
-const ADDED = `array[${GROUPS.map((g) => `user_part_grams.n[${g}] + excluded.n[${g}]`).join(', ')}]`;
+/** The kept counts of `table` plus the new ones, group by group. */
+const added = (table: string) => `array[${GROUPS.map((g) => `${table}.n[${g}] + excluded.n[${g}]`).join(', ')}]`;
 
 /**
- * The changes' one- to three-character grams counted into the parts they fall in, in both orders:
- * `changes` is a query of (org_id, id, sort_name, search_text, g, delta). Organisations without
+ * The changes' one- to three-character grams, and the organisation's heavy searches they hold,
+ * counted into the parts they fall in, in both orders: `changes` is a query of (org_id, id,
+ * sort_name, search_text, g, delta). Organisations without
  * parts (small ones, and those never bulk-loaded nor recounted) and those being bulk-loaded are
  * left alone. Rows are upserted in key order, as the grams' triggers do, so that two writers queue
  * rather than deadlock.
  */
 const addPartGrams = (changes: string) => `
+      with c as (${changes})
       insert into user_part_grams (org_id, by_name, gram, sort_name, id, n)
         select c.org_id, o.by_name, g.gram, p.sort_name, p.id, ${DELTAS}
-        from (${changes}) c
+        from c
         cross join (values (false), (true)) o(by_name)
         cross join lateral user_part_of(c.org_id, o.by_name, case when o.by_name then c.sort_name else '' end, c.id) p
         cross join lateral search_part_grams(c.search_text) g(gram)
         where not exists (select 1 from user_search_grams_pending q where q.org_id = c.org_id)
         group by 1, 2, 3, 4, 5
         order by 1, 2, 3, 4, 5
-        on conflict (org_id, by_name, gram, sort_name, id) do update set n = ${ADDED};`;
+        on conflict (org_id, by_name, gram, sort_name, id) do update set n = ${added('user_part_grams')};
+      with c as (${changes})
+      insert into user_part_searches (org_id, by_name, search, sort_name, id, n)
+        select c.org_id, o.by_name, k.search, p.sort_name, p.id, ${DELTAS}
+        from c
+        join (
+          select distinct s.org_id, s.search from user_part_searches s
+          where not s.by_name and s.org_id in (select org_id from c)
+        ) k on k.org_id = c.org_id and strpos(c.search_text, k.search) > 0
+        cross join (values (false), (true)) o(by_name)
+        cross join lateral user_part_of(c.org_id, o.by_name, case when o.by_name then c.sort_name else '' end, c.id) p
+        where not exists (select 1 from user_search_grams_pending q where q.org_id = c.org_id)
+        group by 1, 2, 3, 4, 5
+        order by 1, 2, 3, 4, 5
+        on conflict (org_id, by_name, search, sort_name, id) do update set n = ${added('user_part_searches')};`;
 
 /**
  * Counts of every one- to three-character gram per part of each order. A search of one or two
@@ -33,7 +49,10 @@ const addPartGrams = (changes: string) => `
  * the nearer end, up to half the organisation or more ("us" by name, page 4,000 of 1,000,000 users:
  * 730 buckets, 147–192 ms on PostgreSQL; "ser" by name, page 5,000: 332 ms). With these counts it
  * adds up at most a few dozen parts' counts to find the part the page starts in, and walks from
- * that part's first key past fewer than one part's users.
+ * that part's first key past fewer than one part's users. The heavy searches a load or recount
+ * finds (four characters or more that 20,000 users or more hold, at most 50, 0012) are counted per
+ * part too (`user_part_searches`): such a search's middle page counted up to 800 buckets ("er.3" by
+ * name, page 640: 155–379 ms).
  *
  * A part is a run of consecutive users in one order (by id; by sort name and id), cut every
  * 32,768 users by a bulk load or a recount (`user_part_bounds`, each part keyed by its first
@@ -63,6 +82,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       id uuid not null,
       n integer[] not null,
       primary key (org_id, by_name, gram, sort_name, id)
+    );
+
+    create table user_part_searches (
+      org_id uuid not null,
+      by_name boolean not null,
+      search text collate "C" not null,
+      sort_name text collate "C" not null,
+      id uuid not null,
+      n integer[] not null,
+      primary key (org_id, by_name, search, sort_name, id)
     );
 
     -- The distinct 1- to 3-character substrings of a search text: search_grams() of 0005, without
@@ -136,6 +165,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop function users_part_grams_insert();
     drop function user_part_of(uuid, boolean, text, uuid);
     drop function search_part_grams(text);
+    drop table user_part_searches;
     drop table user_part_grams;
     drop table user_part_bounds;
     `,
