@@ -9,6 +9,7 @@ import { insertUsers, seedLargeOrganization } from '../src/db/seed.ts';
 import { createRandom } from '../src/db/seed-data.ts';
 import { searchText, sortName } from '../src/lib/user-text.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { naivePage } from './support/naive-page.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
@@ -83,21 +84,6 @@ async function partSizes(db: Db, orgId: string, byName: boolean): Promise<number
     where b.org_id = ${orgId} and b.by_name = ${byName}
     group by b.sort_name, b.id order by b.sort_name, b.id`.execute(db);
   return rows.map((row) => row.users);
-}
-
-/** The plain OFFSET query: slow on deep pages, but obviously right. */
-async function naivePage(db: Db, orgId: string, query: UserListQuery): Promise<string[]> {
-  let select = db.selectFrom('users').select('id').where('org_id', '=', orgId);
-  if (query.status) select = select.where('status', '=', query.status);
-  if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
-  if (query.search) select = select.where(sql<boolean>`strpos(search_text, ${query.search.toLowerCase()}) > 0`);
-  const direction = query.sort === '-name' ? 'desc' : 'asc';
-  select = query.sort ? select.orderBy('sort_name', direction).orderBy('id', direction) : select.orderBy('id');
-  const rows = await select
-    .offset((query.pageNumber - 1) * query.pageSize)
-    .limit(query.pageSize)
-    .execute();
-  return rows.map((row) => row.id);
 }
 
 describe('counts of one- to three-character grams per part of each order', () => {

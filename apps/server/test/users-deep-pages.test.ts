@@ -6,25 +6,10 @@ import { countHeavySearchesInBuckets } from '../src/db/bucket-searches.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
+import { naivePage } from './support/naive-page.ts';
 import { bucketMismatches } from './support/page-buckets.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
-
-/** The plain OFFSET query: slow on deep pages, but obviously right. The reference. */
-async function naivePage(server: TestServer, orgId: string, query: UserListQuery): Promise<string[]> {
-  const { db } = server.database;
-  let select = db.selectFrom('users').select('id').where('org_id', '=', orgId);
-  if (query.status) select = select.where('status', '=', query.status);
-  if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
-  if (query.search) select = select.where(sql<boolean>`strpos(search_text, ${query.search.toLowerCase()}) > 0`);
-  const direction = query.sort === '-name' ? 'desc' : 'asc';
-  select = query.sort ? select.orderBy('sort_name', direction).orderBy('id', direction) : select.orderBy('id');
-  const rows = await select
-    .offset((query.pageNumber - 1) * query.pageSize)
-    .limit(query.pageSize)
-    .execute();
-  return rows.map((row) => row.id);
-}
 
 /** Expects the page `query` asks for to hold `total` and the rows of the plain OFFSET query. */
 async function expectPageExact(
@@ -39,7 +24,7 @@ async function expectPageExact(
   expect(
     page.users.map((u) => u.id),
     JSON.stringify(query),
-  ).toEqual(await naivePage(server, orgId, query));
+  ).toEqual(await naivePage(server.database.db, orgId, query));
 }
 
 /**
@@ -109,7 +94,7 @@ describe('deep pages of a large organisation', () => {
         expect(
           page.users.map((u) => u.id),
           JSON.stringify(query),
-        ).toEqual(await naivePage(server, orgId, query));
+        ).toEqual(await naivePage(server.database.db, orgId, query));
       }
     }
     expect(PAGE_SIZE_OPTIONS).toContain(25);
@@ -235,7 +220,7 @@ describe('deep pages of a large organisation', () => {
       server.database.db,
     );
     const after = await users.listUsers(orgId, query);
-    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server.database.db, orgId, query));
     expect(after.users[1]?.id).toBe(before.users[0]?.id);
     // Lists of the older data version are dropped when one is built.
     expect(await searchLists()).toEqual([JSON.stringify(['name', null, null, 'son'])]);
@@ -251,7 +236,7 @@ describe('deep pages of a large organisation', () => {
       db,
     );
     const after = await users.listUsers(orgId, query);
-    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server.database.db, orgId, query));
     expect(after.users[1]?.id).toBe(before.users[0]?.id);
     // Users added, removed, renamed, of another status or user type, moved to another organisation.
     await insertUsers(
@@ -284,7 +269,7 @@ describe('deep pages of a large organisation', () => {
         expect(
           (await users.listUsers(orgId, deep)).users.map((u) => u.id),
           JSON.stringify(deep),
-        ).toEqual(await naivePage(server, orgId, deep));
+        ).toEqual(await naivePage(server.database.db, orgId, deep));
       }
     }
   });
@@ -311,7 +296,7 @@ describe('deep pages of a large organisation', () => {
       expect(
         (await users.listUsers(orgId, deep)).users.map((u) => u.id),
         JSON.stringify(deep),
-      ).toEqual(await naivePage(server, orgId, deep));
+      ).toEqual(await naivePage(server.database.db, orgId, deep));
     }
   });
   const bucketSearches = async (search: string) =>
@@ -594,7 +579,7 @@ describe('deep pages of a large organisation', () => {
     );
     const before = await users.listUsers(orgId, query);
     expect(before.users).toHaveLength(25);
-    expect(before.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(before.users.map((u) => u.id)).toEqual(await naivePage(server.database.db, orgId, query));
     const counted = async () =>
       (
         await db
@@ -611,7 +596,7 @@ describe('deep pages of a large organisation', () => {
     await sql`update users set email = 'zq.' || email, search_text = search_text || 'zq'
       where org_id = ${orgId} and id = ${first}`.execute(db);
     const after = await users.listUsers(orgId, query);
-    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server, orgId, query));
+    expect(after.users.map((u) => u.id)).toEqual(await naivePage(server.database.db, orgId, query));
     expect(after.users[1]?.id).toBe(before.users[0]?.id);
     // Only the first bucket was counted again.
     const countedAfter = await counted();
@@ -652,7 +637,7 @@ describe('deep pages of a large organisation', () => {
         expect(
           (await users.listUsers(orgId, deep)).users.map((u) => u.id),
           JSON.stringify(deep),
-        ).toEqual(await naivePage(server, orgId, deep));
+        ).toEqual(await naivePage(server.database.db, orgId, deep));
       }
     }
     await expectSearchPagesExact(users, 0);
