@@ -819,6 +819,7 @@ export function createUsersRepository(db: Db, options: UsersRepositoryOptions = 
    */
   async function searchSpan(orgId: string, search: string): Promise<Span | undefined> {
     const grams = spanGramsOf(search);
+    if (grams.length === 0) return undefined;
     const { rows } = await sql<{ first: string | null; last: string | null; within: string; users: string }>`
       with s as (${spanBounds(orgId, grams)}),
       start as (
