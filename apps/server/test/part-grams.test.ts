@@ -9,7 +9,7 @@ import { insertUsers, seedLargeOrganization } from '../src/db/seed.ts';
 import { createRandom } from '../src/db/seed-data.ts';
 import { searchText, sortName } from '../src/lib/user-text.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
-import { naivePage } from './support/naive-page.ts';
+import { expectPageExact, expectPagesExact, naivePage } from './support/naive-page.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
@@ -136,21 +136,11 @@ describe('counts of one- to three-character grams per part of each order', () =>
     const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 0 });
     await db.deleteFrom('user_page_bucket_searches').execute();
     // Every mailbox ending in 9 is of parts.example: "9@p" is held by the users of "9@parts" only.
-    for (const shape of [
+    const shapes: Omit<UserListQuery, 'pageNumber'>[] = [
       { pageSize: 10, search: '9@parts' },
       { pageSize: 5, search: '9@PARTS.', sort: '-name', status: 'active' },
-    ] satisfies Omit<UserListQuery, 'pageNumber'>[]) {
-      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-      const last = Math.ceil(total / shape.pageSize);
-      expect(last, JSON.stringify(shape)).toBeGreaterThan(4);
-      for (const pageNumber of new Set([2, Math.ceil(last / 2), last - 1, last])) {
-        const query = { ...shape, pageNumber };
-        expect(
-          (await users.listUsers(orgId, query)).users.map((user) => user.id),
-          JSON.stringify(query),
-        ).toEqual(await naivePage(db, orgId, query));
-      }
-    }
+    ];
+    await expectPagesExact(db, orgId, users, shapes, (last) => [2, Math.ceil(last / 2), last - 1, last], 4);
     expect(await db.selectFrom('user_page_bucket_searches').select('search').distinct().execute()).toEqual([]);
   });
 
@@ -170,11 +160,7 @@ describe('counts of one- to three-character grams per part of each order', () =>
       if (total === Number(count) || total < 50) continue;
       const last = Math.ceil(total / shape.pageSize);
       for (const pageNumber of new Set([2, Math.ceil(last / 2), last])) {
-        const query = { ...shape, pageNumber };
-        expect(
-          (await users.listUsers(orgId, query)).users.map((user) => user.id),
-          JSON.stringify(query),
-        ).toEqual(await naivePage(db, orgId, query));
+        await expectPageExact(db, orgId, users, { ...shape, pageNumber }, total);
       }
       paged++;
     }
@@ -243,20 +229,8 @@ describe('counts of one- to three-character grams per part of each order', () =>
       { pageSize: 10, search: 'AN ', sort: '-name' },
       { pageSize: 5, search: 'a ', sort: 'name', status: 'active' },
     ];
-    for (const shape of shapes) {
-      const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-      const last = Math.ceil(total / shape.pageSize);
-      expect(last, JSON.stringify(shape)).toBeGreaterThan(4);
-      for (const pageNumber of new Set([2, 3, Math.ceil(last / 3), Math.ceil(last / 2), last - 1, last, last + 1])) {
-        const query = { ...shape, pageNumber };
-        const page = await users.listUsers(orgId, query);
-        expect(page.total, JSON.stringify(query)).toBe(total);
-        expect(
-          page.users.map((user) => user.id),
-          JSON.stringify(query),
-        ).toEqual(await naivePage(db, orgId, query));
-      }
-    }
+    const pagesOf = (last: number) => [2, 3, Math.ceil(last / 3), Math.ceil(last / 2), last - 1, last, last + 1];
+    await expectPagesExact(db, orgId, users, shapes, pagesOf, 4);
     // The parts answered: no search was counted per page bucket.
     expect(await db.selectFrom('user_page_bucket_searches').select('search').distinct().execute()).toEqual([]);
   });

@@ -6,48 +6,10 @@ import { countHeavySearchesInBuckets } from '../src/db/bucket-searches.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
-import { naivePage } from './support/naive-page.ts';
+import { expectPageExact, expectPagesExact, naivePage } from './support/naive-page.ts';
 import { bucketMismatches } from './support/page-buckets.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
-
-/** Expects the page `query` asks for to hold `total` and the rows of the plain OFFSET query. */
-async function expectPageExact(
-  server: TestServer,
-  orgId: string,
-  users: ReturnType<typeof createUsersRepository>,
-  query: UserListQuery,
-  total: number,
-) {
-  const page = await users.listUsers(orgId, query);
-  expect(page.total, JSON.stringify(query)).toBe(total);
-  expect(
-    page.users.map((u) => u.id),
-    JSON.stringify(query),
-  ).toEqual(await naivePage(server.database.db, orgId, query));
-}
-
-/**
- * Asks for the given pages of each shape (from the count of its pages, more than `moreThan`) and
- * expects each to hold the total of its first page and the rows of the plain OFFSET query.
- */
-async function expectPagesExact(
-  server: TestServer,
-  orgId: string,
-  users: ReturnType<typeof createUsersRepository>,
-  shapes: readonly Omit<UserListQuery, 'pageNumber'>[],
-  pagesOf: (lastPage: number) => number[],
-  moreThan: number,
-) {
-  for (const shape of shapes) {
-    const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-    const lastPage = Math.ceil(total / shape.pageSize);
-    expect(lastPage, JSON.stringify(shape)).toBeGreaterThan(moreThan);
-    for (const pageNumber of new Set(pagesOf(lastPage).filter((n) => n >= 1))) {
-      await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
-    }
-  }
-}
 
 describe('deep pages of a large organisation', () => {
   let server: TestServer;
@@ -129,7 +91,7 @@ describe('deep pages of a large organisation', () => {
     ];
     // Every page, and one past the last.
     const everyPage = (lastPage: number) => Array.from({ length: lastPage + 1 }, (_, n) => n + 1);
-    await expectPagesExact(server, orgId, users, searchShapes, everyPage, 3);
+    await expectPagesExact(server.database.db, orgId, users, searchShapes, everyPage, 3);
     // Every shape went past its first page through a kept list, one per search, filters and order.
     expect((await searchLists()).length).toBe(searchShapes.length);
   });
@@ -154,7 +116,7 @@ describe('deep pages of a large organisation', () => {
       { pageSize: 1, search: 'ller', isSystemAdmin: true, sort: 'name' },
     ];
     const everyPage = (lastPage: number) => Array.from({ length: lastPage + 1 }, (_, n) => n + 1);
-    await expectPagesExact(server, orgId, users, filtered, everyPage, 2);
+    await expectPagesExact(server.database.db, orgId, users, filtered, everyPage, 2);
     expect(await searchLists()).toEqual([]);
     const counted = await db.selectFrom('user_page_bucket_searches').select('search').execute();
     expect(counted).toEqual([]);
@@ -178,7 +140,7 @@ describe('deep pages of a large organisation', () => {
     expect(await searchLists()).toEqual([JSON.stringify(['name', 'active', null, 'ller'])]);
     expect(total).toBeGreaterThan(10);
     for (const pageNumber of [1, 2, Math.ceil(total / 5)]) {
-      await expectPageExact(server, orgId, users, { ...first, pageNumber }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...first, pageNumber }, total);
     }
     // In join order, with a user type: the deep page counted first reads the list built beside.
     await clear();
@@ -186,7 +148,7 @@ describe('deep pages of a large organisation', () => {
     const counted = await users.listUsers(orgId, deep);
     expect(counted.total).toBeGreaterThan(15);
     expect(await searchLists()).toEqual([JSON.stringify(['id', null, false, 'mith'])]);
-    await expectPageExact(server, orgId, users, deep, counted.total);
+    await expectPageExact(server.database.db, orgId, users, deep, counted.total);
     // A search some users hold through their domain is counted partly from the domains' kept
     // counts: its rows are not all read, and no list is built from them.
     await clear();
@@ -327,7 +289,7 @@ describe('deep pages of a large organisation', () => {
   /** Pages from both ends, the middle and the far side of a bucket, each as a plain OFFSET query answers. */
   const expectSearchPagesExact = (users: ReturnType<typeof createUsersRepository>, minPages = 40) =>
     expectPagesExact(
-      server,
+      server.database.db,
       orgId,
       users,
       searchShapes,
@@ -364,13 +326,13 @@ describe('deep pages of a large organisation', () => {
     const users = createUsersRepository(server.database.db, { walkUpTo: 0, bucketSearchesFrom: 0 });
     const lastPage = Math.ceil(total / shape.pageSize);
     for (const pageNumber of [2, Math.floor(lastPage / 2), lastPage]) {
-      await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
-      await expectPageExact(server, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
     }
     expect(await bucketSearches('mi')).toEqual([]);
     // Without the list, a page near the start walks from its counted buckets.
     await server.database.db.deleteFrom('user_search_lists').execute();
-    await expectPageExact(server, orgId, users, { ...shape, pageNumber: 2 }, total);
+    await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber: 2 }, total);
     expect(await bucketSearches('mi')).not.toEqual([]);
   });
 
@@ -386,7 +348,13 @@ describe('deep pages of a large organisation', () => {
     const lastPage = Math.ceil(total / shape.pageSize);
     expect(lastPage).toBeGreaterThan(40);
     // The page just before the middle, counted from the start: at most the first half of the buckets.
-    await expectPageExact(server, orgId, users, { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 }, total);
+    await expectPageExact(
+      server.database.db,
+      orgId,
+      users,
+      { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 },
+      total,
+    );
     const [counted] = await bucketSearches('an');
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from user_page_buckets where org_id = ${orgId} and not by_name`.execute(db);
@@ -395,7 +363,7 @@ describe('deep pages of a large organisation', () => {
     expect(Number(counted?.split(': ')[1])).toBeLessThanOrEqual(Math.ceil(buckets / 2) + 1);
     const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 2);
     await expectPagesExact(
-      server,
+      server.database.db,
       orgId,
       users,
       [shape, { pageSize: 10, search: 'An', status: 'active' }],
@@ -429,11 +397,24 @@ describe('deep pages of a large organisation', () => {
     const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
     const lastPage = Math.ceil(total / shape.pageSize);
     expect(lastPage).toBeGreaterThan(19);
-    await expectPageExact(server, orgId, users, { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 }, total);
+    await expectPageExact(
+      server.database.db,
+      orgId,
+      users,
+      { ...shape, pageNumber: Math.floor(lastPage / 2) - 1 },
+      total,
+    );
     expect(await searchLists()).toEqual([]);
     expect(await bucketSearches(search)).not.toEqual([]);
     const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 2);
-    await expectPagesExact(server, orgId, users, [shape, { ...shape, sort: '-name', status: 'active' }], everyFifth, 5);
+    await expectPagesExact(
+      server.database.db,
+      orgId,
+      users,
+      [shape, { ...shape, sort: '-name', status: 'active' }],
+      everyFifth,
+      5,
+    );
     expect(await searchLists()).toEqual([]);
   });
 
@@ -475,7 +456,7 @@ describe('deep pages of a large organisation', () => {
     const users = createUsersRepository(db, { walkUpTo: 0, bucketSearchesFrom: 100, bucketsCountedAtOnce: 1 });
     const everyFifth = (last: number) => Array.from({ length: Math.ceil(last / 5) + 1 }, (_, n) => 5 * n + 3);
     await expectPagesExact(
-      server,
+      server.database.db,
       dense,
       users,
       [
@@ -513,7 +494,7 @@ describe('deep pages of a large organisation', () => {
     const shape = { pageSize: 5, search: 'ν', sort: 'name' } as const;
     const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
     expect(total).toBeGreaterThan(20);
-    await expectPageExact(server, orgId, users, { ...shape, pageNumber: 2 }, total);
+    await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber: 2 }, total);
     const { rows } = await sql<{ counted: number; before: number }>`
       with b as (
         select sort_name, id, lead(sort_name) over (order by sort_name, id) as next_sort
@@ -531,8 +512,8 @@ describe('deep pages of a large organisation', () => {
     expect(rows[0]?.counted).toBeGreaterThan(0);
     expect(rows[0]?.counted).toBeLessThan(3);
     for (const pageNumber of [3, Math.ceil(total / 5) - 1]) {
-      await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
-      await expectPageExact(server, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...shape, sort: '-name', pageNumber }, total);
     }
   });
 
@@ -549,19 +530,21 @@ describe('deep pages of a large organisation', () => {
     for (const shape of shapes) {
       const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
       expect(total).toBeGreaterThan(shape.pageSize * 3);
-      await expectPageExact(server, orgId, users, { ...shape, pageNumber: 1 }, total);
+      await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber: 1 }, total);
     }
     // Each first page was found by its walk within its cap: none had to build the search's list.
     expect(await searchLists()).toEqual([]);
     for (const shape of shapes) {
       const { total } = await users.listUsers(orgId, { ...shape, pageNumber: 1 });
-      for (const pageNumber of [2, 3, 4]) await expectPageExact(server, orgId, users, { ...shape, pageNumber }, total);
+      for (const pageNumber of [2, 3, 4])
+        await expectPageExact(server.database.db, orgId, users, { ...shape, pageNumber }, total);
     }
     // Without its span (none kept), the pages are walked from the first name, as exact.
     await server.database.db.deleteFrom('user_search_lists').execute();
     await sql`delete from user_search_spans where org_id = ${orgId} and gram = '山'`.execute(server.database.db);
     const { total } = await users.listUsers(orgId, { ...shapes[0], pageNumber: 1 });
-    for (const pageNumber of [1, 3]) await expectPageExact(server, orgId, users, { ...shapes[0], pageNumber }, total);
+    for (const pageNumber of [1, 3])
+      await expectPageExact(server.database.db, orgId, users, { ...shapes[0], pageNumber }, total);
   });
 
   it("keeps a dense search's deep pages exact through writes: only the buckets they touched are counted again", async () => {
@@ -722,7 +705,7 @@ describe('deep pages of a large organisation', () => {
           };
           const { total } = await users.listUsers(orgId, shape);
           const query = { ...shape, pageNumber: 1 + Math.floor(page * Math.max(0, Math.ceil(total / pageSize) - 1)) };
-          await expectPageExact(server, orgId, users, query, total);
+          await expectPageExact(server.database.db, orgId, users, query, total);
         },
       ),
       { numRuns: 80 },
