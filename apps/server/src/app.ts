@@ -20,7 +20,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
-import { createUsersRepository, engineOptions, type UsersRepositoryOptions } from './repositories/users-repository.ts';
+import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -29,12 +29,7 @@ import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
 
 /** Builds the server: plugins first, then the identity provider, then the routes. */
-export async function buildApp(
-  config: Config,
-  database: DatabaseHandle,
-  /** The users repository's tuning, for tests of the paths it chooses between. */
-  options: { users?: UsersRepositoryOptions } = {},
-): Promise<FastifyInstance> {
+export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
   const https = config.publicUrl.startsWith('https:');
   const securityHeaders = createSecurityHeaders({
     app: config.app,
@@ -62,10 +57,7 @@ export async function buildApp(
   const secrets = await loadSecrets(db, config.sessionSecret);
   const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
-  const users = createUsersRepository(db, {
-    ...engineOptions(database.engine),
-    ...options.users,
-  });
+  const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
   await app.register(requestIdPlugin);

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { characterTypeWarning, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
+import { repairUserCounts } from './db/user-counts.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,6 +22,10 @@ async function main() {
   }
   const app = await buildApp(config, database);
   reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
+  const repaired = await repairUserCounts(database.db);
+  if (repaired.length > 0) {
+    app.log.warn({ organisations: repaired }, `user counts differed from the users in ${repaired.length} organisation(s): counted again`);
+  }
   await app.listen({ host: config.host, port: config.port });
 
   const warning = await characterTypeWarning(database.db);

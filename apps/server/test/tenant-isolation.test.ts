@@ -117,16 +117,13 @@ describe('tenant isolation', () => {
     expect(rows.length).toBeGreaterThan(15);
     const notLedByOrg = rows.filter((row) => row.first !== 'org_id').map((row) => row.index);
     // Lookups that come before any organisation is known: a session by its id (and the sweep of
-    // expired ones), a person's memberships in every organisation at sign-in. And the two trigram
-    // indexes, whose candidates are then filtered by organisation: led by it (btree_gin), a search
-    // in the 1,000,000-user organisation took 4–9 ms more (docs/decisions.md). The users' one is
-    // bounded by the table's parts instead (next test).
+    // expired ones), a person's memberships in every organisation at sign-in. And the trigram index,
+    // whose candidates are filtered by organisation, bounded by the table's parts (next test).
     expect(notLedByOrg).toEqual([
       'sessions_expires_idx',
       'sessions_pkey',
-      'user_search_grams_domain_trgm_idx',
       'users_account_idx',
-      'users_search_words_trgm_idx',
+      'users_search_trgm_idx',
     ]);
   });
 

@@ -17,6 +17,7 @@ describe('the users list query', () => {
       'filter[query]': '50%_off\\',
       'filter[status]': 'pending',
       'filter[is_system_admin]': 'false',
+      'page[total]': 'exact',
     };
     const parsed = parse(wire);
     if (!parsed.success) throw parsed.error;
@@ -28,6 +29,7 @@ describe('the users list query', () => {
       search: '50%_off\\',
       status: 'pending',
       isSystemAdmin: false,
+      exactTotal: true,
     });
     expect(Object.fromEntries(toUserListParams(query))).toEqual(wire);
     expect(toUserListParams({ pageSize: 25, pageNumber: 1 }).toString()).toBe('');
@@ -38,6 +40,7 @@ describe('the users list query', () => {
     [{ 'page[size]': '1.5' }, 'page[size] must be a whole number from 1 to 100'],
     [{ 'page[number]': '-1' }, 'page[number] must be a whole number of at least 1'],
     [{ sort: 'email' }, 'sort must be "name" or "-name"'],
+    [{ 'page[total]': 'estimated' }, 'page[total] must be "exact"'],
   ])('says in words what is accepted for %o', (params, message) => {
     const parsed = parse(params);
     expect(parsed.success).toBe(false);

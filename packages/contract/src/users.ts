@@ -5,6 +5,11 @@ export const PAGE_SIZE_DEFAULT = 25;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_OPTIONS = [25, 50, 100] as const;
 export const SEARCH_MAX_LENGTH = 200;
+/**
+ * A search counts its matches exactly up to this many and pages through its first this many, as
+ * Elasticsearch's `max_result_window` does: beyond, `meta.total_count_relation` is "gte".
+ */
+export const SEARCH_WINDOW = 10_000;
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'disabled'] as const;
 export const userStatusSchema = z.enum(USER_STATUSES);
@@ -55,6 +60,12 @@ export const userListQuerySchema = z.strictObject({
   'filter[is_system_admin]': z
     .enum(['true', 'false'], { error: 'filter[is_system_admin] must be "true" or "false"' })
     .optional(),
+  'page[total]': z
+    .enum(['exact'], { error: 'page[total] must be "exact"' })
+    .optional()
+    .describe(
+      '"exact" counts every match of a search, however many (it may take about a second for 1,000,000 users); without it a search counts up to 10,000.',
+    ),
 });
 export type UserListQueryParams = z.input<typeof userListQuerySchema>;
 
@@ -66,6 +77,8 @@ export interface UserListQuery {
   search?: string;
   status?: UserStatus;
   isSystemAdmin?: boolean;
+  /** Count every match of a search (`page[total]=exact`), not only up to SEARCH_WINDOW. */
+  exactTotal?: boolean;
 }
 
 export function toUserListQuery(params: z.output<typeof userListQuerySchema>): UserListQuery {
@@ -79,6 +92,7 @@ export function toUserListQuery(params: z.output<typeof userListQuerySchema>): U
   if (params['filter[is_system_admin]']) {
     query.isSystemAdmin = params['filter[is_system_admin]'] === 'true';
   }
+  if (params['page[total]'] === 'exact') query.exactTotal = true;
   return query;
 }
 
@@ -97,6 +111,7 @@ export function toUserListParams(query: Partial<UserListQuery>): URLSearchParams
   if (query.isSystemAdmin !== undefined) {
     params.set('filter[is_system_admin]', String(query.isSystemAdmin));
   }
+  if (query.exactTotal) params.set('page[total]', 'exact');
   return params;
 }
 
@@ -126,7 +141,8 @@ export type UserResource = z.infer<typeof userResourceSchema>;
 export const listLinksSchema = z.object({
   self: z.string(),
   first: z.string(),
-  last: z.string(),
+  /** Absent when the total is a lower bound, or the last page lies beyond the search window. */
+  last: z.string().optional(),
   prev: z.string().optional(),
   next: z.string().optional(),
 });
@@ -134,7 +150,11 @@ export const listLinksSchema = z.object({
 export const userListDocumentSchema = z.object({
   data: z.array(userResourceSchema),
   links: listLinksSchema,
-  meta: z.object({ total_count: z.number().int().nonnegative() }),
+  meta: z.object({
+    total_count: z.number().int().nonnegative(),
+    /** "eq": total_count is exact; "gte": at least that many match (a search past SEARCH_WINDOW). */
+    total_count_relation: z.enum(['eq', 'gte']),
+  }),
 });
 export type UserListDocument = z.infer<typeof userListDocumentSchema>;
 

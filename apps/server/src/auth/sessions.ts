@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SessionClaims } from '@users-admin/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { type Db, planOnce } from '../db/database.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -11,8 +10,8 @@ export interface Session {
   accessTokenExpiresAt: Date;
   expiresAt: Date;
   /**
-   * Whether the subject is an active System Admin of the session's organisation, read in the same
-   * statement as the session when the lookup asks for it (`withRole`); undefined otherwise.
+   * Whether the subject is an active System Admin of the session's organisation, when the lookup
+   * asks for it (`withRole`); undefined otherwise.
    */
   isSystemAdmin?: boolean;
 }
@@ -36,23 +35,27 @@ const EXPIRED_PER_SIGN_IN = 100;
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
-/**
- * The statement that reads the session of a cookie's hash; with `withRole`, also whether its subject
- * is an active System Admin of its organisation: one round trip instead of two. Planned once per
- * connection (`planOnce`).
- */
-export const sessionLookup = (db: Db, idHash: string, withRole: boolean) =>
-  db
-    .selectFrom('sessions as s')
-    .select(['s.claims', 's.access_token_expires_at', 's.expires_at'])
-    .$if(withRole, (select) =>
-      select.select(
-        // A function (migration 0020): its statement's plan is kept, and pruned to the organisation's
-        // part of the users table at each run; a subquery here was planned over every part.
-        sql<boolean>`session_is_system_admin(s.org_id, s.account_sub)`.as('is_system_admin'),
-      ),
-    )
-    .where('s.id', '=', idHash);
+/** The statement that reads the session of a cookie's hash. Planned once per connection (`planOnce`). */
+export const sessionLookup = (db: Db, idHash: string) =>
+  db.selectFrom('sessions').select(['org_id', 'account_sub', 'claims', 'access_token_expires_at', 'expires_at']).where('id', '=', idHash);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a subject is an active System Admin of an organisation: keyed by the organisation, as every users statement. */
+async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Promise<boolean> {
+  // A subject that is not a uuid names no membership (users.id is a uuid).
+  if (!UUID.test(subject)) return false;
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('id', '=', subject)
+    .where('status', '=', 'active')
+    .where('account_id', 'is not', null)
+    .where('is_system_admin', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /**
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
@@ -75,8 +78,7 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
   };
 
   // It runs before every API answer and finds one row by its key.
-  planOnce(sessionLookup(db, '', false));
-  planOnce(sessionLookup(db, '', true));
+  planOnce(sessionLookup(db, ''));
 
   return {
     async create(
@@ -117,20 +119,20 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
     },
 
     /**
-     * The session of the request's cookie. With `withRole`, the same statement also reads whether
-     * its subject is an active System Admin of its organisation: one round trip instead of two.
+     * The session of the request's cookie. With `withRole`, also whether its subject is an active
+     * System Admin of its organisation.
      */
     async lookup(request: FastifyRequest, options: { withRole?: boolean } = {}): Promise<SessionLookup> {
       const id = readCookie(request);
       if (id === undefined) return { state: 'none' };
       if (id === null) return { state: 'invalid' };
-      const row = await sessionLookup(db, hashId(id), options.withRole === true).executeTakeFirst();
+      const row = await sessionLookup(db, hashId(id)).executeTakeFirst();
       if (!row || row.expires_at.getTime() <= Date.now()) return { state: 'invalid' };
       const session: Session = {
         claims: row.claims as unknown as SessionClaims,
         accessTokenExpiresAt: row.access_token_expires_at,
         expiresAt: row.expires_at,
-        ...('is_system_admin' in row ? { isSystemAdmin: row.is_system_admin === true } : {}),
+        ...(options.withRole ? { isSystemAdmin: await isActiveSystemAdmin(db, row.org_id, row.account_sub) } : {}),
       };
       return session.accessTokenExpiresAt.getTime() <= Date.now()
         ? { state: 'expired', session }

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { type Compilable, Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { type Compilable, Kysely, type LogEvent, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrations, vacuumUsersAfter } from './migrations/index.ts';
+import { upgradeLegacySchema } from './legacy-upgrade.ts';
+import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -15,10 +16,8 @@ const plannedOnce = new Map<string, string>();
 /**
  * Registers a statement (built with any values: only its SQL text counts) whose best plan never
  * depends on its values, such as a lookup by primary key. On PostgreSQL it is then a named
- * prepared statement on each connection, which PostgreSQL plans once (a generic plan, after its
- * first five runs) instead of at every run: the session lookup of every API request planned in
- * 0.23 ms and ran in 0.05. Not for the users list's statements: a generic plan cannot see an
- * organisation's size or a page's LIMIT, and takes a sequential scan of every user for a first page.
+ * prepared statement on each connection, planned once instead of at every run, which costs more
+ * than running it. Not for the users list: its best plan depends on the organisation and the page.
  */
 export function planOnce(statement: Compilable): void {
   const { sql: text } = statement.compile();
@@ -46,6 +45,8 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number | undefined;
   /** Where the pool reports a connection it lost while idle (PostgreSQL restarted or stopped). */
   onPoolError?: ((error: Error) => void) | undefined;
+  /** Told the SQL text of every statement run (tests that check how statements are keyed). */
+  onStatement?: ((sql: string) => void) | undefined;
 }
 
 /** How long to wait for a new PostgreSQL connection before answering that the database is unavailable. */
@@ -71,14 +72,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await migrator.destroy();
     }
     const timeout = options.queryTimeoutMs;
-    // A page of 25 never gains from parallel workers, and their start-up costs milliseconds. Nor
-    // does any request gain from JIT compilation, which PostgreSQL starts for a statement it believes
-    // costly: counting a search in a thousand page buckets spent 285 of its 312 ms compiling.
+    // No request gains from JIT compilation, which PostgreSQL starts for a statement it believes costly
+    // and which then costs more than the statement's own work.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
       Client: PlanningOnceClient,
-      options: '-c max_parallel_workers_per_gather=0 -c jit=off',
+      options: '-c jit=off',
       // PostgreSQL stopped or unreachable: fail within bounded time (answered 503), never hang.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
@@ -89,27 +89,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', (error) => options.onPoolError?.(error));
     // So is one closed while it is checked out: its statement fails as any other, but the pool listens
     // only to idle connections, and the connection's own 'error' event, with no listener, ended the
-    // process (seen when backends were terminated in the middle of a deep page's bucket counts).
+    // process (seen when backends were terminated in the middle of a statement).
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
 
+function statementLog({ onStatement }: DatabaseOptions) {
+  return onStatement ? { log: (event: LogEvent) => onStatement(event.query.sql) } : {};
+}
+
 /**
  * PGlite runs no autovacuum, so nothing else gathers planner statistics or keeps the visibility map
  * that index-only scans rely on. At start-up, a data folder is analysed when a table was never
- * analysed or users exist without column statistics (written before the seeders analysed, or by
- * other tools), and the users table is vacuumed when its visibility map was last seen covering less
- * than half of it (a table rewritten by a migration that was interrupted before its vacuum).
- * `relallvisible` is only updated by vacuum and analyse: the map worn down by updates since is not
- * seen.
+ * analysed or users exist without column statistics, and the users table is vacuumed when its
+ * visibility map was last seen covering less than half of it (a bulk load stopped before its vacuum).
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`
@@ -120,16 +121,17 @@ async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
       exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
     ) as never,
     exists (
-      -- The table itself, or its parts (migration 0019), which hold its rows.
       select 1 from pg_class c
-      where (c.oid = 'users'::regclass or c.oid in (select inhrelid from pg_inherits where inhparent = 'users'::regclass))
+      where c.oid in (select inhrelid from pg_inherits where inhparent = 'users'::regclass)
         and c.relpages >= 64 and c.relallvisible < c.relpages / 2
     ) as unvacuumed`.execute(db);
   if (rows[0]?.unvacuumed) await sql`vacuum analyze users`.execute(db);
   if (rows[0]?.never) await sql`analyze`.execute(db);
 }
 
+/** Brings the schema up to date: a database of the migrations before the baseline first (`legacy-upgrade.ts`). */
 export async function migrate(db: Db): Promise<void> {
+  await upgradeLegacySchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -139,32 +141,20 @@ export async function migrate(db: Db): Promise<void> {
     if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
   }
   if (error) throw error;
-  if (results?.some((result) => result.status === 'Success' && vacuumUsersAfter.has(result.migrationName))) {
-    await sql`vacuum analyze users`.execute(db);
-  }
 }
 
 /**
- * Whether the database's pg_trgm takes the letters of every script for word characters: not when
- * its character type is C (`LC_CTYPE`), where it takes ASCII's only.
- */
-export async function trigramsTakeEveryScript(db: Db): Promise<boolean> {
-  const { rows } = await sql<{ unicode: boolean }>`select show_trgm('жжж') <> '{}' as unicode`.execute(db);
-  return rows[0]?.unicode === true;
-}
-
-/**
- * What an operator is told at start-up (and by the seeder) when the trigram index cannot serve
- * searches in scripts other than ASCII's: each such search's first count walks the organisation.
+ * What an operator is told at start-up (and by the seeder) when the database's character type is C:
+ * pg_trgm then takes only ASCII letters for word characters, and searches in other scripts walk.
  */
 export async function characterTypeWarning(db: Db): Promise<string | undefined> {
-  if (await trigramsTakeEveryScript(db)) return undefined;
-  const { rows } = await sql<{ ctype: string }>`
-    select datctype as ctype from pg_database where datname = current_database()`.execute(db);
+  const { rows } = await sql<{ unicode: boolean; ctype: string }>`
+    select show_trgm('жжж') <> '{}' as unicode, datctype as ctype
+    from pg_database where datname = current_database()`.execute(db);
+  if (rows[0]?.unicode !== false) return undefined;
   return (
-    `The database's character type is ${rows[0]?.ctype ?? 'C'}: its trigram index takes only ASCII letters and digits, ` +
-    'so a search in another script (Cyrillic, Greek, Arabic, Indic, CJK) is counted by walking the whole organisation ' +
-    '(0.1–0.2 s at 1,000,000 users). Create the database with a UTF-8 character type: ' +
-    'createdb --template=template0 --locale=C.UTF-8 <name> (README, Database).'
+    `The database's character type is ${rows[0].ctype}: its trigram index takes only ASCII letters and digits, ` +
+    'so a search in another script (Cyrillic, Greek, Arabic, Indic, CJK) walks the whole organisation. ' +
+    'Create the database with a UTF-8 character type: createdb --template=template0 --locale=C.UTF-8 <name>.'
   );
 }

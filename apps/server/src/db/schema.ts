@@ -1,153 +1,25 @@
 import type { UserStatus } from '@users-admin/contract';
-import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Table types of the database, kept in step with the migrations in ./migrations. */
 export interface Database {
   organizations: OrganizationsTable;
   accounts: AccountsTable;
   users: UsersTable;
+  user_counts: UserCountsTable;
   sessions: SessionsTable;
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
-  user_counts: UserCountsTable;
-  org_data_versions: OrgDataVersionsTable;
-  user_search_counts: UserSearchCountsTable;
-  user_search_grams: UserSearchGramsTable;
-  user_search_grams_pending: UserSearchGramsPendingTable;
-  user_search_spans: UserSearchSpansTable;
-  user_kept_searches: UserKeptSearchesTable;
-  user_page_buckets: UserPageBucketsTable;
-  user_page_bucket_searches: UserPageBucketSearchesTable;
-  user_part_bounds: UserPartBoundsTable;
-  user_part_grams: UserPartGramsTable;
-  user_part_searches: UserPartSearchesTable;
-  user_search_lists: UserSearchListsTable;
   sign_in_attempts: SignInAttemptsTable;
 }
 
-/**
- * An organisation's users in one order, cut into buckets of consecutive users (migration 0013): the
- * bucket's first key and how many of its users have each status and user type (`n[1..8]`).
- */
-export interface UserPageBucketsTable {
-  org_id: string;
-  by_name: boolean;
-  sort_name: string;
-  id: string;
-  n: number[];
-  /** A new value (from a sequence) with every change to the bucket's users or its cut (0014). */
-  version: Generated<string>;
-}
-
-/** A search's matches in one page bucket per status and user type, for one version of the bucket (0014). */
-export interface UserPageBucketSearchesTable {
-  org_id: string;
-  search: string;
-  by_name: boolean;
-  sort_name: string;
-  id: string;
-  version: ColumnType<string, string | number, string | number>;
-  n: number[];
-  counted_at: Generated<Date>;
-  /** Counted by the organisation's bulk load or recount, and kept beyond its limit of searches (0022). */
-  found_at_load: Generated<boolean>;
-}
-
-/** The first key of each part of an organisation's users in one order, cut by a load or recount (0024). */
-export interface UserPartBoundsTable {
-  org_id: string;
-  by_name: boolean;
-  sort_name: string;
-  id: string;
-}
-
-/** How many users of one part of an order hold a 1- to 3-character gram, per status and user type (0024). */
-export interface UserPartGramsTable {
-  org_id: string;
-  by_name: boolean;
-  gram: string;
-  /** The part's first key (`user_part_bounds`). */
-  sort_name: string;
-  id: string;
-  n: number[];
-}
-
-/** How many users of one part of an order hold a heavy search found at a load or recount (0024). */
-export interface UserPartSearchesTable {
-  org_id: string;
-  by_name: boolean;
-  search: string;
-  sort_name: string;
-  id: string;
-  n: number[];
-}
-
-/** The ordered ids of a sparse search's matches (search, filters, order) at one data version. */
-export interface UserSearchListsTable {
-  org_id: string;
-  list_key: string;
-  version: ColumnType<string | number, number | string, number | string>;
-  ids: string[];
-  built_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
-/** Users per organisation, status and user type, kept exact by triggers on `users`. */
+/** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */
 export interface UserCountsTable {
   org_id: string;
   status: string;
   is_system_admin: boolean;
+  is_external: boolean;
   n: ColumnType<string | number, number, number>;
-}
-
-/** Bumped by the same triggers on every change of an organisation's users. */
-export interface OrgDataVersionsTable {
-  org_id: string;
-  version: ColumnType<string | number, number, number>;
-}
-
-/** Counts of searches, valid for the organisation's data version they were taken at. */
-export interface UserSearchCountsTable {
-  org_id: string;
-  version: ColumnType<string | number, number | string, number | string>;
-  query_key: string;
-  n: ColumnType<string | number, number, number>;
-  created_at: CreatedAt;
-}
-
-/** How many users of an organisation, status and user type hold a 1–3 character substring. */
-export interface UserSearchGramsTable {
-  org_id: string;
-  gram: string;
-  status: string;
-  is_system_admin: boolean;
-  n: ColumnType<string | number, number, number>;
-}
-
-/**
- * The first and the last `sort_name` of an organisation's users who hold a 1–3 character substring
- * (migration 0016): as wide or wider than they are, never narrower.
- */
-export interface UserSearchSpansTable {
-  org_id: string;
-  gram: string;
-  first_sort: string;
-  last_sort: string;
-}
-
-/** How many users of an organisation, status and user type hold a search that many users hold. */
-export interface UserKeptSearchesTable {
-  org_id: string;
-  search: string;
-  status: string;
-  is_system_admin: boolean;
-  n: ColumnType<string | number, number | string, number>;
-  /** Found heavy by a bulk load or recount (migration 0012), not counted for a request. */
-  found_at_load: Generated<boolean>;
-}
-
-/** Organisations being bulk-loaded: their grams are not kept yet (searches count the rows). */
-export interface UserSearchGramsPendingTable {
-  org_id: string;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -186,8 +58,6 @@ export interface UsersTable {
   sort_name: string;
   /** Lower-case name and email joined by U+001F: the one expression a search matches. */
   search_text: string;
-  /** The search text without its e-mail domain, kept by the database (migration 0007). */
-  search_head: GeneratedAlways<string>;
   created_at: CreatedAt;
 }
 export type UserRow = Selectable<UsersTable>;

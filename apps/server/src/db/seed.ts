@@ -2,18 +2,8 @@ import { sql } from 'kysely';
 import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
-import { countHeavySearchesInBuckets } from './bucket-searches.ts';
 import type { Db } from './database.ts';
-import {
-  HEAVY_SEARCHES_FROM,
-  type HeavySearch,
-  HeavySearchTally,
-  keepHeavySearches,
-  MAX_HEAVY_SEARCHES,
-} from './heavy-searches.ts';
-import { buildPartGrams } from './part-grams.ts';
 import type { NewUserRow } from './schema.ts';
-import { GramTally, insertGrams, insertSpans } from './search-grams.ts';
 import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
 
 export const DEMO_ORGS = {
@@ -123,73 +113,46 @@ export interface SeedOrganizationOptions {
   seed?: number;
   batchSize?: number;
   onProgress?: Progress;
-  /** Searches that this many names or mailboxes hold are kept counted from the load on (`heavy-searches.ts`). */
-  heavySearchesFrom?: number;
-  /** Told of each step that follows the rows: the heavy searches, the statistics. */
+  /** Told of each step that follows the rows. */
   onStep?: (step: string) => void;
-  /** Users per part of each order whose 1–3 character grams a large organisation's load counts (`part-grams.ts`). */
-  partUsers?: number;
 }
 
 /**
- * Creates an organisation with `users` generated users; returns its id. A bulk load: the
- * organisation's search grams (migration 0005) are added up here while the rows are generated, not
- * by the triggers row by row, and written with the last batch.
+ * Creates an organisation with `users` generated users; returns its id. Batches are inserted two at
+ * a time (PostgreSQL runs them on two connections while the next is generated; PGlite one after
+ * the other), each sorted by name so that the ordered indexes are written page by page.
  */
 export async function seedOrganization(db: Db, options: SeedOrganizationOptions): Promise<string> {
   const orgId = options.id ?? uuidv7();
   await db.insertInto('organizations').values({ id: orgId, name: options.name, slug: options.slug }).execute();
-  await db.insertInto('user_search_grams_pending').values({ org_id: orgId }).execute();
   const random = createRandom(options.seed ?? 1);
   const batchSize = options.batchSize ?? 5000;
-  const grams = new GramTally();
-  const heavy = new HeavySearchTally();
   // Spread creation times over the past so the unsorted order (by id) is the order of joining.
   const start = Date.now() - options.users * 1000;
-  for (let done = 0; done < options.users; ) {
-    const count = Math.min(batchSize, options.users - done);
+  const inFlight: Promise<number>[] = [];
+  let inserted = 0;
+  for (let generated = 0; generated < options.users; ) {
+    const count = Math.min(batchSize, options.users - generated);
     const rows: NewUserRow[] = [];
     for (let i = 0; i < count; i++) {
-      const n = done + i + 1;
-      const row = toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000);
-      grams.add(row.search_text, row.status, row.is_system_admin ?? false, row.sort_name);
-      heavy.add(row.search_text, row.status, row.is_system_admin ?? false);
-      rows.push(row);
+      const n = generated + i + 1;
+      rows.push(toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000));
     }
-    await insertUsers(db, rows);
-    done += count;
-    options.onProgress?.(done, options.users);
+    rows.sort((a, b) => (a.sort_name < b.sort_name ? -1 : a.sort_name > b.sort_name ? 1 : 0));
+    generated += count;
+    const batch = insertUsers(db, rows).then(() => count);
+    batch.catch(() => {}); // Awaited below: a batch that fails while an earlier one is awaited is not unhandled.
+    inFlight.push(batch);
+    if (inFlight.length === 2) {
+      inserted += await (inFlight.shift() as Promise<number>);
+      options.onProgress?.(inserted, options.users);
+    }
   }
-  options.onStep?.('finding the searches that many names or mailboxes hold');
-  const heavySearches = heavy.find(
-    grams.totals(),
-    options.heavySearchesFrom ?? HEAVY_SEARCHES_FROM,
-    MAX_HEAVY_SEARCHES,
-  );
-  await writeSearchCounts(db, orgId, grams, heavySearches);
+  for (const batch of inFlight) {
+    inserted += await batch;
+    options.onProgress?.(inserted, options.users);
+  }
   return orgId;
-}
-
-/**
- * Writes a bulk-loaded organisation's grams, heavy searches and page buckets (migration 0013) and
- * ends its registration as pending, in one transaction; from then on the triggers keep them. The organisation is new and its id known
- * only to the loader, so no other change can fall between the last batch and this.
- */
-async function writeSearchCounts(
-  db: Db,
-  orgId: string,
-  grams: GramTally,
-  heavy: readonly HeavySearch[],
-): Promise<void> {
-  const write = async (tx: Db) => {
-    await insertGrams(tx, orgId, grams);
-    await insertSpans(tx, orgId, grams);
-    await keepHeavySearches(tx, orgId, heavy);
-    await sql`select user_page_buckets_build(${orgId})`.execute(tx);
-    await tx.deleteFrom('user_search_grams_pending').where('org_id', '=', orgId).execute();
-  };
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
 }
 
 /** Creates an account that can sign in, and its user in each of its organisations. */
@@ -270,9 +233,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
 
 /**
  * A large generated organisation with a System Admin who can sign in (`admin@<slug>.example`),
- * and fresh planner statistics and visibility map, so index-only scans work from the first request;
- * its grams and heavy searches counted per part of each order (`buildPartGrams`), or, with too few
- * users for parts, its densest heavy searches per page bucket (`countHeavySearchesInBuckets`).
+ * then fresh planner statistics and visibility map, so that index-only scans work from the first request.
  */
 export async function seedLargeOrganization(
   db: Db,
@@ -291,18 +252,6 @@ export async function seedLargeOrganization(
   });
   options.onStep?.('vacuum and planner statistics');
   await sql`vacuum analyze users`.execute(db);
-  options.onStep?.('counting the one- to three-letter grams per part of each order');
-  const { parts } = await db
-    .transaction()
-    .execute((tx) =>
-      buildPartGrams(tx, orgId, options.partUsers === undefined ? {} : { partUsers: options.partUsers }),
-    );
-  // Too few users for parts: the densest heavy searches' deep pages read counts per page bucket.
-  if (parts === 0) {
-    await countHeavySearchesInBuckets(db, orgId, {
-      onSearch: (search, index, of) => options.onStep?.(`counting "${search}" per page bucket (${index + 1} of ${of})`),
-    });
-  }
   return { orgId, adminEmail };
 }
 
@@ -315,13 +264,18 @@ export async function ensureLargeOrganization(
   options: Parameters<typeof seedLargeOrganization>[1] & { beforeSeeding?: () => void },
 ): Promise<{ orgId: string; adminEmail: string }> {
   const existing = await db
-    .selectFrom('organizations as o')
-    .leftJoin('user_search_grams_pending as p', 'p.org_id', 'o.id')
-    .select(['o.id', 'p.org_id as pending'])
-    .where('o.slug', '=', options.slug)
+    .selectFrom('organizations')
+    .select('id')
+    .where('slug', '=', options.slug)
     .executeTakeFirst();
   if (existing) {
-    if (existing.pending) {
+    const counted = await db
+      .selectFrom('user_counts')
+      .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
+      .where('org_id', '=', existing.id)
+      .executeTakeFirstOrThrow();
+    // Its generated users and its admin: fewer, and a run was stopped half-way.
+    if (Number(counted.n) !== options.users + 1) {
       throw new Error(
         `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
       );

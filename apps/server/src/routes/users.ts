@@ -1,6 +1,7 @@
 import {
   errorDocumentSchema,
   JSON_API_MEDIA_TYPE,
+  SEARCH_WINDOW,
   toUserListParams,
   toUserListQuery,
   type UserListDocument,
@@ -14,7 +15,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
-import type { ListedUser, UsersRepository } from '../repositories/users-repository.ts';
+import {
+  type ListedUser,
+  PageBeyondWindow,
+  pagedWithinWindow,
+  type Total,
+  type UsersRepository,
+} from '../repositories/users-repository.ts';
 
 export interface UsersRoutesOptions {
   sessions: SessionStore;
@@ -31,7 +38,10 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
       schema: {
         summary: "List an organisation's users",
         description:
-          'A page of the users of the organisation, with the exact number that match. Only a System Admin of the organisation may list them.',
+          'A page of the users of the organisation and how many match. Without a search the total is exact. A search counts ' +
+          'its matches exactly up to 10,000 (meta.total_count_relation "eq"); beyond, total_count is 10,000 and the relation ' +
+          '"gte", unless page[total]=exact asks for every match to be counted. A search with more than 10,000 matches pages ' +
+          'through its first 10,000: a page that starts deeper answers 400. Only a System Admin of the organisation may list them.',
         tags: ['users'],
         params: userListPathSchema,
         querystring: userListQuerySchema,
@@ -58,11 +68,13 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
         throw ApiProblem.forbidden();
       }
       const query = toUserListQuery(request.query);
-      const page = await users.listUsers(orgId, query);
+      const page = await users.listUsers(orgId, query).catch((error: unknown) => {
+        throw error instanceof PageBeyondWindow ? beyondWindow() : error;
+      });
       const document: UserListDocument = {
         data: page.users.map(toResource),
         links: listLinks(usersPath(orgId), query, page.total),
-        meta: { total_count: page.total },
+        meta: { total_count: page.total.count, total_count_relation: page.total.relation },
       };
       reply.header('cache-control', 'private, no-store');
       return reply.type(JSON_API_MEDIA_TYPE).send(document);
@@ -75,17 +87,39 @@ function toResource(user: ListedUser): UserListDocument['data'][number] {
   return { type: 'users', id, attributes };
 }
 
-function listLinks(path: string, query: UserListQuery, total: number): UserListDocument['links'] {
-  const lastPage = Math.max(1, Math.ceil(total / query.pageSize));
+function beyondWindow() {
+  const window = SEARCH_WINDOW.toLocaleString('en');
+  return new ApiProblem(400, [
+    {
+      status: '400',
+      code: 'page_beyond_search_window',
+      title: 'Page beyond the search window',
+      detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
+      source: { parameter: 'page[number]' },
+    },
+  ]);
+}
+
+/**
+ * The list's links. `last` only when the last page is known and reachable: not when the total is a
+ * lower bound, nor when the last page lies beyond a search's window.
+ */
+function listLinks(path: string, query: UserListQuery, total: Total): UserListDocument['links'] {
+  const countedPages = Math.max(1, Math.ceil(total.count / query.pageSize));
+  const lastPage = pagedWithinWindow(query, total)
+    ? Math.min(countedPages, Math.ceil(SEARCH_WINDOW / query.pageSize))
+    : countedPages;
+  const lastKnown = total.relation === 'eq' && lastPage === countedPages;
   const link = (pageNumber: number) => {
     const params = toUserListParams({ ...query, pageNumber }).toString();
     return params ? `${path}?${params}` : path;
   };
+  const hasNext = query.pageNumber < lastPage;
   return {
     self: link(query.pageNumber),
     first: link(1),
-    last: link(lastPage),
+    ...(lastKnown ? { last: link(lastPage) } : {}),
     ...(query.pageNumber > 1 ? { prev: link(Math.min(query.pageNumber - 1, lastPage)) } : {}),
-    ...(query.pageNumber < lastPage ? { next: link(query.pageNumber + 1) } : {}),
+    ...(hasNext ? { next: link(query.pageNumber + 1) } : {}),
   };
 }

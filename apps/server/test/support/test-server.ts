@@ -6,7 +6,6 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
-import type { UsersRepositoryOptions } from '../../src/repositories/users-repository.ts';
 
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -34,10 +33,7 @@ export interface TestServer {
  * The real server on a free loopback port over a fresh database: PGlite in memory, or the
  * PostgreSQL of TEST_DATABASE_URL (a fresh schema each time) when the suite runs against it.
  */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  options: { users?: UsersRepositoryOptions } = {},
-): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   // A caller that must know the address first (an external issuer registers it) passes PORT.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({
@@ -55,7 +51,7 @@ export async function startTestServer(
     : undefined;
   const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory://' });
   await seedDemoIfEmpty(database.db);
-  const app = await buildApp(config, database, options);
+  const app = await buildApp(config, database);
   await app.listen({ host: '127.0.0.1', port });
   return {
     app,

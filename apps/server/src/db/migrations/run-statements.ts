@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * and the same files must run on PostgreSQL. Statements are separated by `;` at a line end,
  * except inside a `$$` function body.
  */
-export async function runStatements(db: Kysely<unknown>, script: string): Promise<void> {
+export async function runStatements<DB>(db: Kysely<DB>, script: string): Promise<void> {
   const statements: string[] = [];
   let current = '';
   for (const line of script.split('\n')) {

@@ -1,0 +1,114 @@
+import { SEARCH_WINDOW, type UserListQuery, USER_STATUSES } from '@users-admin/contract';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedOrganization } from '../src/db/seed.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import { createUsersRepository, PageBeyondWindow, type UsersRepository } from '../src/repositories/users-repository.ts';
+import { expectPageExact, naiveTotal } from './support/naive-page.ts';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+/** Every list of an organisation larger than the search window, against plain OFFSET queries. */
+describe('pages and totals of an organisation of 12,345 users', () => {
+  let server: TestServer;
+  let users: UsersRepository;
+  let orgId: string;
+  const USERS = 12_345;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const { db } = server.database;
+    orgId = await seedOrganization(db, { name: 'Large', slug: 'large', users: USERS, seed: 9 });
+    // A second organisation in the same table: none of its users may show up.
+    await seedOrganization(db, { id: uuidv7(), name: 'Other', slug: 'other', users: 500, seed: 3 });
+    users = createUsersRepository(db);
+  }, 120_000);
+  afterAll(() => server.close());
+
+  const expectExact = (query: UserListQuery) => expectPageExact(server.database.db, orgId, users, query);
+
+  /** First, second, middle, last but one, last and past the last page of a list of `total`. */
+  const pagesOf = (total: number, pageSize: number) => {
+    const last = Math.max(1, Math.ceil(total / pageSize));
+    return [...new Set([1, 2, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1])].filter(
+      (n) => n >= 1,
+    );
+  };
+
+  it('answers every filter and order without a search with the exact total and every page, from either end', async () => {
+    const { db } = server.database;
+    for (const status of [undefined, ...USER_STATUSES]) {
+      for (const isSystemAdmin of [undefined, true, false]) {
+        for (const sort of [undefined, 'name', '-name'] as const) {
+          const shape = { pageSize: 25, ...(status && { status }), ...(isSystemAdmin !== undefined && { isSystemAdmin }) };
+          const query: UserListQuery = { ...shape, pageNumber: 1, ...(sort && { sort }) };
+          const { count } = await naiveTotal(db, orgId, query);
+          for (const pageNumber of pagesOf(count, 25)) await expectExact({ ...query, pageNumber });
+        }
+      }
+    }
+  });
+
+  it('counts a search with more matches than the window as "at least 10,000" and pages through the window only', async () => {
+    const query: UserListQuery = { pageSize: 100, pageNumber: 1, search: 'a', sort: 'name' };
+    const first = await users.listUsers(orgId, query);
+    expect(first.total).toEqual({ count: SEARCH_WINDOW, relation: 'gte' });
+    for (const pageNumber of [1, 2, 50, 99, 100]) await expectExact({ ...query, pageNumber });
+    await expect(users.listUsers(orgId, { ...query, pageNumber: 101 })).rejects.toBeInstanceOf(PageBeyondWindow);
+    // A page size that does not divide the window: the page that starts inside it is answered whole.
+    await expectExact({ ...query, pageSize: 30, pageNumber: 334 });
+    await expect(users.listUsers(orgId, { ...query, pageSize: 30, pageNumber: 335 })).rejects.toBeInstanceOf(
+      PageBeyondWindow,
+    );
+  });
+
+  it('counts every match of a search when asked for the exact total, and still pages through the window only', async () => {
+    const query: UserListQuery = { pageSize: 25, pageNumber: 1, search: 'a', exactTotal: true };
+    const { total } = await users.listUsers(orgId, query);
+    expect(total.relation).toBe('eq');
+    expect(total.count).toBeGreaterThan(SEARCH_WINDOW);
+    expect(total).toEqual(await naiveTotal(server.database.db, orgId, query));
+    await expect(users.listUsers(orgId, { ...query, pageNumber: 401 })).rejects.toBeInstanceOf(PageBeyondWindow);
+  });
+
+  it('answers a search with fewer matches than the window exactly, every page, past the end empty', async () => {
+    for (const query of [
+      { pageSize: 25, pageNumber: 1, search: 'smith' },
+      { pageSize: 50, pageNumber: 1, search: '.1', sort: '-name', status: 'pending' },
+      { pageSize: 25, pageNumber: 1, search: 'ü', sort: 'name', isSystemAdmin: false },
+      { pageSize: 25, pageNumber: 1, search: 'nobody-at-all' },
+    ] satisfies UserListQuery[]) {
+      const { count, relation } = await naiveTotal(server.database.db, orgId, query);
+      expect(relation).toBe('eq');
+      for (const pageNumber of pagesOf(count, query.pageSize)) await expectExact({ ...query, pageNumber });
+    }
+  });
+
+  it('answers random shapes exactly as the plain queries do', async () => {
+    const { rows } = await server.database.db
+      .selectFrom('users')
+      .select(['name', 'email'])
+      .where('org_id', '=', orgId)
+      .limit(200)
+      .execute()
+      .then((found) => ({ rows: found }));
+    const texts = rows.flatMap((row) => [row.name, row.email]);
+    const search = fc
+      .tuple(fc.constantFrom(...texts), fc.nat(), fc.integer({ min: 1, max: 8 }))
+      .map(([text, start, length]) => [...text].slice(start % text.length, (start % text.length) + length).join(''));
+    const query = fc.record(
+      {
+        pageSize: fc.constantFrom(10, 25, 100),
+        pageNumber: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 1300 })),
+        search,
+        status: fc.constantFrom(...USER_STATUSES),
+        isSystemAdmin: fc.boolean(),
+        sort: fc.constantFrom('name', '-name'),
+      },
+      { requiredKeys: ['pageSize', 'pageNumber'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(query, (q: UserListQuery) => expectExact(q)),
+      { numRuns: 150 },
+    );
+  });
+});
