@@ -1,6 +1,7 @@
 // `npm run test:api`: the API tests on the embedded database (PGlite), then on PostgreSQL:
 // the server of TEST_DATABASE_URL if set, else a throwaway local one when PostgreSQL is installed.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startThrowawayPostgres } from './throwaway-postgres.mjs';
@@ -12,10 +13,26 @@ const root = path.resolve(import.meta.dirname, '..');
 const workers = String(Math.max(2, os.availableParallelism() - 1));
 const vitestArgs = ['vitest', 'run', '--project', 'server', '--maxWorkers', workers, ...process.argv.slice(2)];
 
+/**
+ * The API tests on one engine, recording every statement the server sends while it answers them;
+ * then the check that each is keyed by one organisation (test/tenant-keys.test.ts).
+ */
 function run(label, env) {
   console.log(`\n== API tests on ${label}`);
-  const result = spawnSync('npx', vitestArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return result.status ?? 1;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-statements-'));
+  const withDir = { ...process.env, ...env, SQL_STATEMENTS_DIR: dir };
+  try {
+    const tests = spawnSync('npx', vitestArgs, { cwd: root, stdio: 'inherit', env: withDir });
+    if (tests.status !== 0) return tests.status ?? 1;
+    const check = spawnSync(
+      'npx',
+      ['vitest', 'run', '--project', 'server', 'test/tenant-keys.test.ts', '--reporter', 'dot'],
+      { cwd: root, stdio: 'inherit', env: { ...withDir, CHECK_RECORDED_STATEMENTS: '1' } },
+    );
+    return check.status ?? 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 let status = run('the embedded database (PGlite)', { TEST_DATABASE_URL: '' });

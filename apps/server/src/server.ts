@@ -24,7 +24,10 @@ async function main() {
   reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
   const repaired = await repairUserCounts(database.db);
   if (repaired.length > 0) {
-    app.log.warn({ organisations: repaired }, `user counts differed from the users in ${repaired.length} organisation(s): counted again`);
+    app.log.warn(
+      { organisations: repaired },
+      `user counts differed from the users in ${repaired.length} organisation(s): counted again`,
+    );
   }
   await app.listen({ host: config.host, port: config.port });
 

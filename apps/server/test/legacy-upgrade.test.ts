@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { USER_STATUSES } from '@users-admin/contract';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { USER_STATUSES } from '@users-admin/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ async function schemaOf(db: Db): Promise<unknown> {
   const { rows } = await sql`
     select 'column' as kind, table_name || '.' || column_name || ' ' || data_type as what
       from information_schema.columns where table_schema = 'public' and table_name not like 'users\\_p%'
-    union all select 'index', tablename || ' ' || regexp_replace(indexdef, '^.* USING ', '')
+    union all select 'index', indexname || ' ' || regexp_replace(indexdef, '^.* ON ', '')
       from pg_indexes where schemaname = 'public' and tablename not like 'users\\_p%'
     union all select 'function', proname from pg_proc where pronamespace = 'public'::regnamespace
       and proname not in (select proname from pg_proc p join pg_depend d on d.objid = p.oid and d.deptype = 'e')
@@ -77,18 +77,27 @@ async function expectUpgraded(db: Db, fresh: Db): Promise<void> {
   expect(await schemaOf(db)).toEqual(await schemaOf(fresh));
   const count = async (table: 'organizations' | 'accounts' | 'users' | 'sessions') =>
     Number((await db.selectFrom(table).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
-  expect([await count('organizations'), await count('accounts'), await count('users'), await count('sessions')]).toEqual(
-    [2, 1, 32, 1],
-  );
+  expect([
+    await count('organizations'),
+    await count('accounts'),
+    await count('users'),
+    await count('sessions'),
+  ]).toEqual([2, 1, 32, 1]);
   const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
   expect(migrations.rows.map((row) => row.name)).toEqual(['0001-baseline']);
   const users = createUsersRepository(db);
   expect((await users.countUsers(ORG, { pageSize: 25, pageNumber: 1 })).count).toBe(31);
   expect((await users.countUsers(ORG, { pageSize: 25, pageNumber: 1, status: 'inactive' })).count).toBe(8);
   const page = await users.listUsers(ORG, { pageSize: 25, pageNumber: 1, search: 'user 1', sort: 'name' });
-  expect(page.users.map((user) => user.name)).toEqual(['User 1', ...Array.from({ length: 10 }, (_, i) => `User 1${i}`)]);
+  expect(page.users.map((user) => user.name)).toEqual([
+    'User 1',
+    ...Array.from({ length: 10 }, (_, i) => `User 1${i}`),
+  ]);
   // The new triggers keep the counts from now on.
-  await db.insertInto('users').values(userRow(ORG, 'Newcomer', 'new@acme.example')).execute();
+  await db
+    .insertInto('users')
+    .values(userRow(ORG, 'Newcomer', 'new@acme.example'))
+    .execute();
   expect((await users.countUsers(ORG, { pageSize: 25, pageNumber: 1 })).count).toBe(32);
 }
 
@@ -98,35 +107,41 @@ describe('a database made by the migrations before the baseline', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it.runIf(!process.env.TEST_DATABASE_URL)('opens on PGlite with every row kept and the schema of a new one', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'legacy-pglite-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const legacy = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-    await legacy.exec(LEGACY_SCHEMA);
-    await legacy.exec(legacyData());
-    await legacy.close();
-    const database = await openDatabase({ dataDir });
-    cleanups.push(() => database.close());
-    const fresh = await openDatabase({ dataDir: 'memory://' });
-    cleanups.push(() => fresh.close());
-    await expectUpgraded(database.db, fresh.db);
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'opens on PGlite with every row kept and the schema of a new one',
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'legacy-pglite-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      const legacy = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+      await legacy.exec(LEGACY_SCHEMA);
+      await legacy.exec(legacyData());
+      await legacy.close();
+      const database = await openDatabase({ dataDir });
+      cleanups.push(() => database.close());
+      const fresh = await openDatabase({ dataDir: 'memory://' });
+      cleanups.push(() => fresh.close());
+      await expectUpgraded(database.db, fresh.db);
+    },
+  );
 
-  it.runIf(process.env.TEST_DATABASE_URL)('opens on PostgreSQL with every row kept and the schema of a new one', async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL as string;
-    const legacyDb = await createScratchDatabase(adminUrl);
-    cleanups.push(() => legacyDb.drop());
-    const client = new pg.Client({ connectionString: legacyDb.url });
-    await client.connect();
-    await client.query(LEGACY_SCHEMA);
-    await client.query(legacyData());
-    await client.end();
-    const database = await openDatabase({ databaseUrl: legacyDb.url, dataDir: '' });
-    cleanups.push(() => database.close());
-    const freshDb = await createScratchDatabase(adminUrl);
-    cleanups.push(() => freshDb.drop());
-    const fresh = await openDatabase({ databaseUrl: freshDb.url, dataDir: '' });
-    cleanups.push(() => fresh.close());
-    await expectUpgraded(database.db, fresh.db);
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'opens on PostgreSQL with every row kept and the schema of a new one',
+    async () => {
+      const adminUrl = process.env.TEST_DATABASE_URL as string;
+      const legacyDb = await createScratchDatabase(adminUrl);
+      cleanups.push(() => legacyDb.drop());
+      const client = new pg.Client({ connectionString: legacyDb.url });
+      await client.connect();
+      await client.query(LEGACY_SCHEMA);
+      await client.query(legacyData());
+      await client.end();
+      const database = await openDatabase({ databaseUrl: legacyDb.url, dataDir: '' });
+      cleanups.push(() => database.close());
+      const freshDb = await createScratchDatabase(adminUrl);
+      cleanups.push(() => freshDb.drop());
+      const fresh = await openDatabase({ databaseUrl: freshDb.url, dataDir: '' });
+      cleanups.push(() => fresh.close());
+      await expectUpgraded(database.db, fresh.db);
+    },
+  );
 });

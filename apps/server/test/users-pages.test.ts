@@ -1,4 +1,4 @@
-import { SEARCH_WINDOW, type UserListQuery, USER_STATUSES } from '@users-admin/contract';
+import { SEARCH_WINDOW, USER_STATUSES, type UserListQuery } from '@users-admin/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedOrganization } from '../src/db/seed.ts';
@@ -39,7 +39,11 @@ describe('pages and totals of an organisation of 12,345 users', () => {
     for (const status of [undefined, ...USER_STATUSES]) {
       for (const isSystemAdmin of [undefined, true, false]) {
         for (const sort of [undefined, 'name', '-name'] as const) {
-          const shape = { pageSize: 25, ...(status && { status }), ...(isSystemAdmin !== undefined && { isSystemAdmin }) };
+          const shape = {
+            pageSize: 25,
+            ...(status && { status }),
+            ...(isSystemAdmin !== undefined && { isSystemAdmin }),
+          };
           const query: UserListQuery = { ...shape, pageNumber: 1, ...(sort && { sort }) };
           const { count } = await naiveTotal(db, orgId, query);
           for (const pageNumber of pagesOf(count, 25)) await expectExact({ ...query, pageNumber });

@@ -1,8 +1,4 @@
-import {
-  errorDocumentSchema,
-  type UserListDocument,
-  userListDocumentSchema,
-} from '@users-admin/contract';
+import { errorDocumentSchema, type UserListDocument, userListDocumentSchema } from '@users-admin/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUsers } from '../src/db/seed.ts';

@@ -37,7 +37,10 @@ const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /** The statement that reads the session of a cookie's hash. Planned once per connection (`planOnce`). */
 export const sessionLookup = (db: Db, idHash: string) =>
-  db.selectFrom('sessions').select(['org_id', 'account_sub', 'claims', 'access_token_expires_at', 'expires_at']).where('id', '=', idHash);
+  db
+    .selectFrom('sessions')
+    .select(['org_id', 'account_sub', 'claims', 'access_token_expires_at', 'expires_at'])
+    .where('id', '=', idHash);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

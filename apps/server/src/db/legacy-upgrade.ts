@@ -23,6 +23,9 @@ drop index if exists users_org_id_cover_idx, users_org_sort_cover_idx, users_org
   users_org_status_sort_cover_idx, users_org_admin_id_cover_idx, users_org_admin_sort_cover_idx,
   users_search_domain_idx, users_search_words_trgm_idx, users_mailbox_end_idx;
 alter table users drop column if exists search_head;
+alter table users drop constraint users_pkey;
+alter table users add constraint users_pkey primary key (org_id, id)
+  include (status, is_system_admin, is_external, search_text);
 `;
 
 /**
@@ -32,7 +35,9 @@ alter table users drop column if exists search_head;
  * triggers), counts the users, and records the baseline as applied. True when it upgraded.
  */
 export async function upgradeLegacySchema(db: Db): Promise<boolean> {
-  const { rows } = await sql<{ found: boolean }>`select to_regclass('kysely_migration') is not null as found`.execute(db);
+  const { rows } = await sql<{ found: boolean }>`select to_regclass('kysely_migration') is not null as found`.execute(
+    db,
+  );
   if (!rows[0]?.found) return false;
   const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
   const names = applied.rows.map((row) => row.name);

@@ -237,11 +237,20 @@ const asciiFold = (text: string) =>
     .toLowerCase()
     .replace(/[^a-z]+/g, '');
 
+/** The share of generated users with each status. */
+export const seedStatusShare: Readonly<Record<UserStatus, number>> = {
+  active: 0.68,
+  pending: 0.12,
+  inactive: 0.1,
+  disabled: 0.1,
+};
+
 function pickStatus(random: () => number): UserStatus {
-  const roll = random();
-  if (roll < 0.68) return 'active';
-  if (roll < 0.8) return 'pending';
-  if (roll < 0.9) return 'inactive';
+  let roll = random();
+  for (const status of ['active', 'pending', 'inactive'] as const) {
+    roll -= seedStatusShare[status];
+    if (roll < 0) return status;
+  }
   return 'disabled';
 }
 

@@ -27,9 +27,7 @@ export async function naivePage(db: Db, orgId: string, query: UserListQuery): Pr
 
 /** The total the API must answer: every match counted, capped at SEARCH_WINDOW for a search unless asked exact. */
 export async function naiveTotal(db: Db, orgId: string, query: UserListQuery): Promise<Total> {
-  const row = await naiveMatches(db, orgId, query)
-    .select(sql<string>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow();
+  const row = await naiveMatches(db, orgId, query).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const count = Number(row.n);
   return query.search && !query.exactTotal && count > SEARCH_WINDOW
     ? { count: SEARCH_WINDOW, relation: 'gte' }

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
+import { statementRecorder } from './tenant-keys.ts';
 
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -49,9 +50,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const scratch = process.env.TEST_DATABASE_URL
     ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
     : undefined;
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory://' });
+  // `npm run test:api` records what the server sends to check that each is keyed by one organisation.
+  const recorder = process.env.SQL_STATEMENTS_DIR ? statementRecorder(process.env.SQL_STATEMENTS_DIR) : undefined;
+  const database = await openDatabase({
+    databaseUrl: scratch?.url,
+    dataDir: 'memory://',
+    onStatement: recorder?.onStatement,
+  });
   await seedDemoIfEmpty(database.db);
   const app = await buildApp(config, database);
+  recorder?.watch(app.server);
   await app.listen({ host: '127.0.0.1', port });
   return {
     app,
