@@ -190,9 +190,12 @@ describe('the OpenAPI document', () => {
         'query:filter[status]',
         'query:page[number]',
         'query:page[size]',
+        'query:page[total]',
         'query:sort',
       ].sort(),
     );
+    const total = list?.get.parameters.find((p) => p.name === 'page[total]') as { description?: string } | undefined;
+    expect(total?.description).toMatch(/counts every match/);
     expect(document.paths['/apis/oidc/userinfo']).toBeDefined();
   });
 });

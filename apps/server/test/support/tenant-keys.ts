@@ -31,10 +31,22 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
 
 const TABLE_REFERENCE = /\b(?:from|join|into|update)\s+(?:only\s+)?"?([a-z_]+)"?/gi;
 
+/** Joins of two tenant tables on their keys (`"organizations"."id" = "users"."org_id"`): co-located on Citus. */
+function keyJoins(statement: string, table: string): number {
+  const key = TENANT_TABLES[table] as string;
+  const ref = `"${table}"\\."${key}"`;
+  const other = `"(?:${Object.entries(TENANT_TABLES)
+    .filter(([name]) => name !== table)
+    .map(([name, column]) => `${name}"\\."${column}`)
+    .join('|')})"`;
+  return statement.match(new RegExp(`${ref}\\s*=\\s*${other}|${other}\\s*=\\s*${ref}`, 'g'))?.length ?? 0;
+}
+
 /**
  * Why a statement would not be routed to one organisation's shard, or undefined when it would:
  * each reference to a tenant table needs an equality of its key to a parameter (or, for an insert,
- * the key among the inserted columns).
+ * the key among the inserted columns, or a join on its key with another tenant table), and the
+ * statement at least one equality to a parameter.
  */
 export function unroutedBecause(statement: string): string | undefined {
   const tenantReferences = [...statement.matchAll(TABLE_REFERENCE)]
@@ -46,10 +58,15 @@ export function unroutedBecause(statement: string): string | undefined {
     const key = TENANT_TABLES[table] as string;
     const references = tenantReferences.filter((t) => t === table).length;
     const inserted = new RegExp(`insert into "?${table}"? \\([^)]*"?${key}"?[,)]`, 'i').test(statement) ? 1 : 0;
-    const equalities = statement.match(new RegExp(`"?${key}"?\\s*=\\s*\\$\\d+`, 'gi'))?.length ?? 0;
-    if (equalities + inserted < references) return `${table} without an equality on ${key}`;
+    const equalities = statement.match(new RegExp(`(?<![a-z_])"?${key}"?\\s*=\\s*\\$\\d+`, 'gi'))?.length ?? 0;
+    if (equalities + inserted + keyJoins(statement, table) < references) {
+      return `${table} without an equality on ${key}`;
+    }
   }
-  return undefined;
+  const keyed = Object.values(TENANT_TABLES).some((key) =>
+    new RegExp(`(?<![a-z_])"?${key}"?\\s*=\\s*\\$\\d+|insert into`, 'i').test(statement),
+  );
+  return keyed ? undefined : 'no equality of a tenant key to a parameter';
 }
 
 const answering = new AsyncLocalStorage<true>();
