@@ -15,3 +15,30 @@ export function searchText(name: string, email: string): string {
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
+
+/**
+ * The punctuation of names and addresses and the pair of letters each becomes in the text the trigram
+ * index reads (the database's `search_words()`, 0001-baseline): pg_trgm takes trigrams from runs of
+ * letters and digits only, so that "o@" or "0.4" has trigrams too. A pair is `q` and a letter that
+ * follows it in no word of the languages names come in.
+ */
+const WORD_BREAKS: Readonly<Record<string, string>> = {
+  ' ': 'qx',
+  '.': 'qj',
+  '@': 'qw',
+  '-': 'qz',
+  _: 'qk',
+  "'": 'qv',
+  '+': 'qf',
+  ',': 'qg',
+};
+
+/** A text as the trigram index reads it: the database's `search_words()`. */
+export function searchWords(text: string): string {
+  return Array.from(text, (character) => WORD_BREAKS[character] ?? character).join('');
+}
+
+/** The distinct characters outside ASCII of a text: the database's `search_letters()`. */
+export function searchLetters(text: string): string[] {
+  return [...new Set(Array.from(text).filter((character) => character > '\u007f'))];
+}

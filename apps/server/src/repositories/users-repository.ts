@@ -2,7 +2,7 @@ import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, UserRow } from '../db/schema.ts';
-import { escapeLike } from '../lib/user-text.ts';
+import { escapeLike, searchLetters, searchWords } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
@@ -74,19 +74,31 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
 }
 
 /**
- * A case-insensitive substring of name or email: LIKE on the lower-case search text, which the
- * trigram index answers when the search has a trigram, and a walk of an ordered index otherwise.
+ * A case-insensitive substring of name or email: LIKE on the lower-case search text, which every
+ * plan tests (a walk of an ordered index only this one). With `indexed`, also what lets an index find
+ * the candidates: the trigram index of `search_words()` when the search has three characters there,
+ * else the index of the characters outside ASCII when it has one (a search of one or two ASCII
+ * letters is one most users hold: it is walked).
  */
-function searchCondition(search: string) {
-  return sql<boolean>`search_text like ${`%${escapeLike(search.toLowerCase())}%`}`;
+function searchConditions(search: string, indexed: boolean) {
+  const text = search.toLowerCase();
+  const like = sql<boolean>`search_text like ${`%${escapeLike(text)}%`}`;
+  if (!indexed) return [like];
+  const words = searchWords(text);
+  if ([...words].length >= 3) return [like, sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`];
+  const letters = searchLetters(text);
+  return letters.length > 0 ? [like, sql<boolean>`search_letters(search_text) @> ${letters}::text[]`] : [like];
 }
 
 /** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
 export function createUsersRepository(db: Db) {
-  /** The organisation's users that the query's filters and search select. */
-  const matching = (orgId: string, query: UserListQuery) => {
-    const select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
-    return query.search ? select.where(searchCondition(query.search)) : select;
+  /** The organisation's users that the query's filters and search select; `indexed`: see searchConditions. */
+  const matching = (orgId: string, query: UserListQuery, indexed: boolean) => {
+    let select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
+    for (const condition of query.search ? searchConditions(query.search, indexed) : []) {
+      select = select.where(condition);
+    }
+    return select;
   };
 
   /**
@@ -100,7 +112,7 @@ export function createUsersRepository(db: Db) {
       return { count: Number(row.n), relation: 'eq' };
     }
     const limit = query.exactTotal ? undefined : SEARCH_WINDOW + 1;
-    const matches = matching(orgId, query).select(sql.lit(1).as('one'));
+    const matches = matching(orgId, query, true).select(sql.lit(1).as('one'));
     const row = await db
       .selectFrom((limit ? matches.limit(limit) : matches).as('m'))
       .select(sql<string>`count(*)`.as('n'))
@@ -110,16 +122,53 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * The rows at `offset` in the order, or from the far end reversed: the ids are read from an ordered
-   * index alone (past every row the offset skips), then the page's rows by their keys.
+   * The ids at `offset` in the order, or from the far end reversed. A search an index can narrow,
+   * with at most SEARCH_WINDOW matches, takes all of them through its index and sorts them: where
+   * they lie in the order (bunched in one script's names) then costs nothing. Any other list walks an
+   * ordered index alone, past every entry the offset skips: a search with more matches is dense
+   * enough to find a page soon.
    */
-  async function readPage(orgId: string, query: UserListQuery, offset: number, limit: number, reversed: boolean) {
+  function pageIds(
+    orgId: string,
+    query: UserListQuery,
+    total: Total,
+    offset: number,
+    limit: number,
+    reversed: boolean,
+  ) {
     const { columns, descending } = orderOf(query);
     const direction = descending !== reversed ? 'desc' : 'asc';
-    let ids = matching(orgId, query).select('id');
+    const indexed = query.search !== undefined && searchConditions(query.search, true).length > 1;
+    if (indexed && total.relation === 'eq' && total.count <= SEARCH_WINDOW) {
+      // Materialised: planned apart from the page's LIMIT, which would have it walk the order instead.
+      let ids = db
+        .with(
+          (cte) => cte('matches').materialized(),
+          () => matching(orgId, query, true).select(['id', 'sort_name']),
+        )
+        .selectFrom('matches')
+        .select('id');
+      for (const column of columns) ids = ids.orderBy(column, direction);
+      return ids.offset(offset).limit(limit);
+    }
+    let ids = matching(orgId, query, false).select('id');
     for (const column of columns) ids = ids.orderBy(column, direction);
+    return ids.offset(offset).limit(limit);
+  }
+
+  /** A page's rows: its ids (`pageIds`), then each row by its key. */
+  async function readPage(
+    orgId: string,
+    query: UserListQuery,
+    total: Total,
+    offset: number,
+    limit: number,
+    reversed: boolean,
+  ) {
+    const { columns, descending } = orderOf(query);
+    const direction = descending !== reversed ? 'desc' : 'asc';
     let rows = db
-      .selectFrom(ids.offset(offset).limit(limit).as('page'))
+      .selectFrom(pageIds(orgId, query, total, offset, limit, reversed).as('page'))
       .innerJoin('users as u', (join) => join.on('u.org_id', '=', orgId).onRef('u.id', '=', 'page.id'))
       .select(LISTED_COLUMNS.map((column) => `u.${column}` as const));
     for (const column of columns) rows = rows.orderBy(`u.${column}`, direction);
@@ -144,8 +193,8 @@ export function createUsersRepository(db: Db) {
       const fromEnd = total.relation === 'eq' ? total.count - offset - size : Number.POSITIVE_INFINITY;
       const users =
         fromEnd < offset
-          ? await readPage(orgId, query, fromEnd, size, true)
-          : await readPage(orgId, query, offset, size, false);
+          ? await readPage(orgId, query, total, fromEnd, size, true)
+          : await readPage(orgId, query, total, offset, size, false);
       return { users, total };
     },
   };

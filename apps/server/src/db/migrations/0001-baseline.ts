@@ -73,8 +73,20 @@ create index if not exists users_admin_by_id_idx on users (org_id, id)
   include (status, is_external, search_text) where is_system_admin;
 create index if not exists users_admin_by_name_idx on users (org_id, sort_name, id)
   include (status, is_external, search_text) where is_system_admin;
--- Substring search: pg_trgm answers LIKE '%text%' from the trigrams of the text.
-create index if not exists users_search_trgm_idx on users using gin (search_text gin_trgm_ops);
+-- Substring search. pg_trgm takes trigrams from runs of letters and digits only, so search_words() first turns
+-- the punctuation of names and addresses into pairs of letters ("a.b" into "aqjb"): a search such as "o@" or
+-- "0.4" then has trigrams too. Kept in step with searchWords() in lib/user-text.ts.
+create or replace function search_words(t text) returns text language sql immutable parallel safe as $$
+  select replace(replace(replace(replace(replace(replace(replace(replace(
+    t, ' ', 'qx'), '.', 'qj'), '@', 'qw'), '-', 'qz'), '_', 'qk'), '''', 'qv'), '+', 'qf'), ',', 'qg')
+$$;
+create index if not exists users_search_words_idx on users using gin (search_words(search_text) gin_trgm_ops);
+-- A search of one or two characters has no trigram; one in a script other than ASCII's is answered by the
+-- characters outside ASCII each user's text holds (a few per user, where ASCII letters would be most of it).
+create or replace function search_letters(t text) returns text[] language sql immutable parallel safe as $$
+  select string_to_array(regexp_replace(t, '[\\x01-\\x7f]', '', 'g'), null)
+$$;
+create index if not exists users_search_letters_idx on users using gin (search_letters(search_text));
 
 -- Users per organisation and filter value, kept in the same transaction as every write by the triggers below.
 create table if not exists user_counts (
@@ -184,6 +196,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await runStatements(
     db,
     `drop table sign_in_attempts, app_secrets, oidc_payloads, sessions, user_counts, users, accounts, organizations;
-    drop function user_counts_insert, user_counts_delete, user_counts_update, user_counts_truncate;`,
+    drop function user_counts_insert, user_counts_delete, user_counts_update, user_counts_truncate,
+      search_words, search_letters;`,
   );
 }
