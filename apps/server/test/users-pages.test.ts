@@ -1,10 +1,18 @@
-import { SEARCH_WINDOW, USER_STATUSES, type UserListQuery } from '@users-admin/contract';
+import {
+  errorDocumentSchema,
+  SEARCH_WINDOW,
+  USER_STATUSES,
+  type UserListQuery,
+  userListDocumentSchema,
+  usersPath,
+} from '@users-admin/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createUsersRepository, PageBeyondWindow, type UsersRepository } from '../src/repositories/users-repository.ts';
 import { expectPageExact, naiveTotal } from './support/naive-page.ts';
+import { signedInAdminOf } from './support/org-admin.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
 /** Every list of an organisation larger than the search window, against plain OFFSET queries. */
@@ -85,6 +93,32 @@ describe('pages and totals of an organisation of 12,345 users', () => {
       expect(relation).toBe('eq');
       for (const pageNumber of pagesOf(count, query.pageSize)) await expectExact({ ...query, pageNumber });
     }
+  });
+
+  it('says so over HTTP: "gte" and no last page while capped, a 400 naming page[number] past the window', async () => {
+    const jar = await signedInAdminOf(server.database.db, server.baseUrl, { id: orgId, slug: 'large', name: 'Large' });
+    const get = (query: string) =>
+      fetch(`${server.baseUrl}${usersPath(orgId)}?${query}`, { headers: { cookie: jar.header() } });
+    const capped = userListDocumentSchema.parse(await (await get('filter[query]=a&page[number]=2')).json());
+    expect(capped.meta).toEqual({ total_count: SEARCH_WINDOW, total_count_relation: 'gte' });
+    expect(capped.links.last).toBeUndefined();
+    expect(capped.links.next).toContain('page%5Bnumber%5D=3');
+    const lastInWindow = userListDocumentSchema.parse(await (await get('filter[query]=a&page[number]=400')).json());
+    expect(lastInWindow.data).toHaveLength(25);
+    expect(lastInWindow.links.next).toBeUndefined();
+    const beyond = await get('filter[query]=a&page[number]=401');
+    expect(beyond.status).toBe(400);
+    expect(errorDocumentSchema.parse(await beyond.json()).errors[0]).toMatchObject({
+      code: 'page_beyond_search_window',
+      source: { parameter: 'page[number]' },
+    });
+    const exact = userListDocumentSchema.parse(await (await get('filter[query]=a&page[total]=exact')).json());
+    expect(exact.meta.total_count_relation).toBe('eq');
+    expect(exact.meta.total_count).toBeGreaterThan(SEARCH_WINDOW);
+    expect(exact.links.last).toBeUndefined();
+    const unsearched = userListDocumentSchema.parse(await (await get('page[number]=2')).json());
+    expect(unsearched.meta).toEqual({ total_count: USERS + 1, total_count_relation: 'eq' });
+    expect(unsearched.links.last).toContain(`page%5Bnumber%5D=${Math.ceil((USERS + 1) / 25)}`);
   });
 
   it('answers random shapes exactly as the plain queries do', async () => {
