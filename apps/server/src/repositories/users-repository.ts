@@ -101,74 +101,68 @@ export function createUsersRepository(db: Db) {
     return select;
   };
 
-  /**
-   * How many users match. Without a search, the kept counts; with one, the matches counted up to one
-   * past SEARCH_WINDOW, or all of them with `exactTotal`.
-   */
+  /** How many users match: without a search, the kept counts; with one, a count of every match. */
   async function countUsers(orgId: string, query: UserListQuery): Promise<Total> {
     if (!query.search) {
       const counts = whereFilters(db.selectFrom('user_counts').where('org_id', '=', orgId), query);
       const row = await counts.select(sql<string>`coalesce(sum(n), 0)`.as('n')).executeTakeFirstOrThrow();
       return { count: Number(row.n), relation: 'eq' };
     }
-    const limit = query.exactTotal ? undefined : SEARCH_WINDOW + 1;
-    const matches = matching(orgId, query, true).select(sql.lit(1).as('one'));
-    const row = await db
-      .selectFrom((limit ? matches.limit(limit) : matches).as('m'))
-      .select(sql<string>`count(*)`.as('n'))
-      .executeTakeFirstOrThrow();
-    const count = Number(row.n);
-    return limit && count >= limit ? { count: SEARCH_WINDOW, relation: 'gte' } : { count, relation: 'eq' };
+    const row = await matching(orgId, query, true).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return { count: Number(row.n), relation: 'eq' };
   }
 
   /**
-   * The ids at `offset` in the order, or from the far end reversed. A search an index can narrow,
-   * with at most SEARCH_WINDOW matches, takes all of them through its index and sorts them: where
-   * they lie in the order (bunched in one script's names) then costs nothing. Any other list walks an
-   * ordered index alone, past every entry the offset skips: a search with more matches is dense
-   * enough to find a page soon.
+   * A search's first SEARCH_WINDOW + 1 matches, found in any order through its indexes (or a walk),
+   * counted; when there are no more than SEARCH_WINDOW, they are all of them: sorted here, they give
+   * the page at `offset`, wherever they lie in the order. One statement; `users` is empty past the end
+   * and when there are more.
    */
-  function pageIds(
-    orgId: string,
-    query: UserListQuery,
-    total: Total,
-    offset: number,
-    limit: number,
-    reversed: boolean,
-  ) {
+  async function searchWithinWindow(orgId: string, query: UserListQuery, offset: number, limit: number) {
     const { columns, descending } = orderOf(query);
-    const direction = descending !== reversed ? 'desc' : 'asc';
-    const indexed = query.search !== undefined && searchConditions(query.search, true).length > 1;
-    if (indexed && total.relation === 'eq' && total.count <= SEARCH_WINDOW) {
-      // Materialised: planned apart from the page's LIMIT, which would have it walk the order instead.
-      let ids = db
-        .with(
-          (cte) => cte('matches').materialized(),
-          () => matching(orgId, query, true).select(['id', 'sort_name']),
-        )
-        .selectFrom('matches')
-        .select('id');
-      for (const column of columns) ids = ids.orderBy(column, direction);
-      return ids.offset(offset).limit(limit);
-    }
-    let ids = matching(orgId, query, false).select('id');
-    for (const column of columns) ids = ids.orderBy(column, direction);
-    return ids.offset(offset).limit(limit);
+    const direction = descending ? 'desc' : 'asc';
+    const statement = db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () =>
+          matching(orgId, query, true)
+            .select(['id', 'sort_name'])
+            .limit(SEARCH_WINDOW + 1),
+      )
+      .with('counted', (qb) => qb.selectFrom('matches').select(sql<number>`count(*)::int`.as('total')))
+      .selectFrom('counted')
+      .leftJoinLateral(
+        (eb) => {
+          let ids = eb.selectFrom('matches').select('id').where(sql.ref('counted.total'), '<=', SEARCH_WINDOW);
+          for (const column of columns) ids = ids.orderBy(column, direction);
+          return eb
+            .selectFrom(ids.offset(offset).limit(limit).as('page'))
+            .innerJoin('users as u', (join) => join.on('u.org_id', '=', orgId).onRef('u.id', '=', 'page.id'))
+            .select([...LISTED_COLUMNS.map((column) => `u.${column}` as const), 'u.sort_name'])
+            .as('p');
+        },
+        (join) => join.onTrue(),
+      )
+      .select(['counted.total', ...LISTED_COLUMNS.map((column) => `p.${column}` as const)]);
+    let ordered = statement;
+    for (const column of columns) ordered = ordered.orderBy(`p.${column}`, direction);
+    const found = await ordered.execute();
+    const total = found[0]?.total ?? 0;
+    const users = found.filter((row) => row.id !== null).map(({ total: _, ...user }) => user as ListedUser);
+    return { total, users };
   }
 
-  /** A page's rows: its ids (`pageIds`), then each row by its key. */
-  async function readPage(
-    orgId: string,
-    query: UserListQuery,
-    total: Total,
-    offset: number,
-    limit: number,
-    reversed: boolean,
-  ) {
+  /**
+   * The page at `offset` in the order, or from the far end reversed, walking an ordered index alone
+   * past every entry the offset skips (a search is then dense: it finds a page soon); then each row by its key.
+   */
+  async function walkPage(orgId: string, query: UserListQuery, offset: number, limit: number, reversed: boolean) {
     const { columns, descending } = orderOf(query);
     const direction = descending !== reversed ? 'desc' : 'asc';
+    let ids = matching(orgId, query, false).select('id');
+    for (const column of columns) ids = ids.orderBy(column, direction);
     let rows = db
-      .selectFrom(pageIds(orgId, query, total, offset, limit, reversed).as('page'))
+      .selectFrom(ids.offset(offset).limit(limit).as('page'))
       .innerJoin('users as u', (join) => join.on('u.org_id', '=', orgId).onRef('u.id', '=', 'page.id'))
       .select(LISTED_COLUMNS.map((column) => `u.${column}` as const));
     for (const column of columns) rows = rows.orderBy(`u.${column}`, direction);
@@ -184,17 +178,24 @@ export function createUsersRepository(db: Db) {
      * total; a search's page that starts past SEARCH_WINDOW while more match throws PageBeyondWindow.
      */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
-      const total = await countUsers(orgId, query);
       const offset = (query.pageNumber - 1) * query.pageSize;
+      if (query.search && !query.exactTotal) {
+        const found = await searchWithinWindow(orgId, query, offset, query.pageSize);
+        if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
+        if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
+        const users = await walkPage(orgId, query, offset, query.pageSize, false);
+        return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };
+      }
+      const total = await countUsers(orgId, query);
       if (pagedWithinWindow(query, total) && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
-      if (total.relation === 'eq' && offset >= total.count) return { users: [], total };
-      // With an exact total, a page nearer the end is read from the end: fewer index entries to pass.
-      const size = total.relation === 'eq' ? Math.min(query.pageSize, total.count - offset) : query.pageSize;
-      const fromEnd = total.relation === 'eq' ? total.count - offset - size : Number.POSITIVE_INFINITY;
+      if (offset >= total.count) return { users: [], total };
+      // A page nearer the end is read from the end: fewer index entries to pass.
+      const size = Math.min(query.pageSize, total.count - offset);
+      const fromEnd = total.count - offset - size;
       const users =
         fromEnd < offset
-          ? await readPage(orgId, query, total, fromEnd, size, true)
-          : await readPage(orgId, query, total, offset, size, false);
+          ? await walkPage(orgId, query, fromEnd, size, true)
+          : await walkPage(orgId, query, offset, size, false);
       return { users, total };
     },
   };
