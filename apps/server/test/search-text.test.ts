@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
-import { searchLetters, searchText, searchWords } from '../src/lib/user-text.ts';
+import { searchText, searchWords } from '../src/lib/user-text.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 
 /** The page server builds a search's index conditions from the same text functions as the database's indexes. */
@@ -20,8 +20,8 @@ describe("the search text's functions, in the page server and in the database", 
   });
 
   const inDatabase = async (text: string) => {
-    const { rows } = await sql<{ words: string; letters: string[] }>`
-      select search_words(${text}) as words, search_letters(${text}) as letters`.execute(database.db);
+    const { rows } = await sql<{ words: string; grams: string[] }>`
+      select search_words(${text}) as words, search_grams(${text}) as grams`.execute(database.db);
     return rows[0];
   };
 
@@ -34,26 +34,28 @@ describe("the search text's functions, in the page server and in the database", 
     )
     .filter((text) => !text.includes('\u0000'));
 
-  it('turn punctuation into the same letters and find the same characters outside ASCII', async () => {
+  it('turn punctuation into the same letters, and hold every pair of characters and every one outside ASCII', async () => {
     await fc.assert(
       fc.asyncProperty(texts, async (text) => {
         const expected = await inDatabase(text);
         expect(searchWords(text)).toBe(expected?.words);
-        expect(searchLetters(text).sort()).toEqual([...new Set(expected?.letters)].sort());
+        const characters = [...text];
+        const wanted = characters.flatMap((character, i) => [
+          ...(i + 1 < characters.length ? [`${character}${characters[i + 1]}`] : []),
+          ...(character > '\u007f' ? [character] : []),
+        ]);
+        for (const gram of wanted) expect(expected?.grams, JSON.stringify(text)).toContain(gram);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('keep every substring a substring, so that the index finds every user a search matches', () => {
+  it('keep every substring a substring, so that the trigram index finds every user a search matches', () => {
     fc.assert(
       fc.property(texts, fc.nat(), fc.nat(), (text, start, length) => {
         const characters = [...text];
-        const part = characters
-          .slice(start % (characters.length + 1), (start % (characters.length + 1)) + length)
-          .join('');
-        expect(searchWords(text)).toContain(searchWords(part));
-        for (const letter of searchLetters(part)) expect(searchLetters(text)).toContain(letter);
+        const from = start % (characters.length + 1);
+        expect(searchWords(text)).toContain(searchWords(characters.slice(from, from + length).join('')));
       }),
     );
   });

@@ -37,8 +37,3 @@ const WORD_BREAKS: Readonly<Record<string, string>> = {
 export function searchWords(text: string): string {
   return Array.from(text, (character) => WORD_BREAKS[character] ?? character).join('');
 }
-
-/** The distinct characters outside ASCII of a text: the database's `search_letters()`. */
-export function searchLetters(text: string): string[] {
-  return [...new Set(Array.from(text).filter((character) => character > '\u007f'))];
-}

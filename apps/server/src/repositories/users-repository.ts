@@ -2,7 +2,7 @@ import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, UserRow } from '../db/schema.ts';
-import { escapeLike, searchLetters, searchWords } from '../lib/user-text.ts';
+import { escapeLike, searchWords } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
@@ -77,8 +77,8 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
  * A case-insensitive substring of name or email: LIKE on the lower-case search text, which every
  * plan tests (a walk of an ordered index only this one). With `indexed`, also what lets an index find
  * the candidates: the trigram index of `search_words()` when the search has three characters there,
- * else the index of the characters outside ASCII when it has one (a search of one or two ASCII
- * letters is one most users hold: it is walked).
+ * else the index of `search_grams()` for two characters, or one outside ASCII. One ASCII letter or
+ * digit is a search most users hold: it is walked.
  */
 function searchConditions(search: string, indexed: boolean) {
   const text = search.toLowerCase();
@@ -86,8 +86,8 @@ function searchConditions(search: string, indexed: boolean) {
   if (!indexed) return [like];
   const words = searchWords(text);
   if ([...words].length >= 3) return [like, sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`];
-  const letters = searchLetters(text);
-  return letters.length > 0 ? [like, sql<boolean>`search_letters(search_text) @> ${letters}::text[]`] : [like];
+  const short = [...text].length === 2 || text > '\u007f';
+  return short ? [like, sql<boolean>`search_grams(search_text) @> array[${text}]`] : [like];
 }
 
 /** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
