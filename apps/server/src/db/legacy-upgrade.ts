@@ -25,7 +25,7 @@ drop index if exists users_org_id_cover_idx, users_org_sort_cover_idx, users_org
 alter table users drop column if exists search_head;
 alter table users drop constraint users_pkey;
 alter table users add constraint users_pkey primary key (org_id, id)
-  include (status, is_system_admin, is_external, search_text);
+  include (status, is_system_admin, is_external, search_text, sort_name);
 `;
 
 /**

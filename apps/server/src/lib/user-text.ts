@@ -19,18 +19,18 @@ export function escapeLike(text: string): string {
 /**
  * The punctuation of names and addresses and the pair of letters each becomes in the text the trigram
  * index reads (the database's `search_words()`, 0001-baseline): pg_trgm takes trigrams from runs of
- * letters and digits only, so that "o@" or "0.4" has trigrams too. A pair is `q` and a letter that
- * follows it in no word of the languages names come in.
+ * letters and digits only, so that "o@" or "0.4" has trigrams too. A pair is "ǂ", a letter no name
+ * holds (so that no search of real letters matches a pair), and a letter for the punctuation.
  */
 const WORD_BREAKS: Readonly<Record<string, string>> = {
-  ' ': 'qx',
-  '.': 'qj',
-  '@': 'qw',
-  '-': 'qz',
-  _: 'qk',
-  "'": 'qv',
-  '+': 'qf',
-  ',': 'qg',
+  ' ': 'ǂa',
+  '.': 'ǂb',
+  '@': 'ǂc',
+  '-': 'ǂd',
+  _: 'ǂe',
+  "'": 'ǂf',
+  '+': 'ǂg',
+  ',': 'ǂh',
 };
 
 /** A text as the trigram index reads it: the database's `search_words()`. */

@@ -73,33 +73,62 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
   return filtered;
 }
 
-/**
- * A case-insensitive substring of name or email: LIKE on the lower-case search text, which every
- * plan tests (a walk of an ordered index only this one). With `indexed`, also what lets an index find
- * the candidates: the trigram index of `search_words()` when the search has three characters there,
- * else the index of `search_grams()` for two characters, or one outside ASCII. One ASCII letter or
- * digit is a search most users hold: it is walked.
- */
-function searchConditions(search: string, indexed: boolean) {
-  const text = search.toLowerCase();
-  const like = sql<boolean>`search_text like ${`%${escapeLike(text)}%`}`;
-  if (!indexed) return [like];
-  const words = searchWords(text);
-  if ([...words].length >= 3) return [like, sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`];
-  const short = [...text].length === 2 || text > '\u007f';
-  return short ? [like, sql<boolean>`search_grams(search_text) @> array[${text}]`] : [like];
+/** The test of a case-insensitive substring of name or email that every plan makes (a walk of an ordered index only this one). */
+function searchTest(search: string) {
+  return sql<boolean>`search_text like ${`%${escapeLike(search.toLowerCase())}%`}`;
 }
+
+/**
+ * What lets an index find a search's candidates: the trigram index of `search_words()` when the search
+ * has three characters there, else the index of `search_grams()` for two characters, or one outside
+ * ASCII (costly to test row by row: `byPairs`). One ASCII letter or digit has none: most users hold it.
+ */
+function searchIndex(search: string) {
+  const text = search.toLowerCase();
+  const words = searchWords(text);
+  if ([...words].length >= 3) {
+    return { condition: sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`, byPairs: false };
+  }
+  if ([...text].length === 2 || text > '\u007f') {
+    return { condition: sql<boolean>`search_grams(search_text) @> array[${text}]`, byPairs: true };
+  }
+  return undefined;
+}
+
+/**
+ * A search through pairs of characters is probed first: one with more than SEARCH_WINDOW matches
+ * among this many users is walked, for its index finds it in too many (common pairs, "er" or "00").
+ */
+const PROBED_USERS = 100_000;
 
 /** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
 export function createUsersRepository(db: Db) {
-  /** The organisation's users that the query's filters and search select; `indexed`: see searchConditions. */
+  /** The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s condition. */
   const matching = (orgId: string, query: UserListQuery, indexed: boolean) => {
-    let select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
-    for (const condition of query.search ? searchConditions(query.search, indexed) : []) {
-      select = select.where(condition);
-    }
-    return select;
+    const select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
+    if (!query.search) return select;
+    const index = indexed ? searchIndex(query.search) : undefined;
+    const tested = select.where(searchTest(query.search));
+    return index ? tested.where(index.condition) : tested;
   };
+
+  /** Whether more than SEARCH_WINDOW of the organisation's first PROBED_USERS users (with the filters) match. */
+  async function denseSearch(orgId: string, query: UserListQuery): Promise<boolean> {
+    const first = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
+      .select('search_text')
+      .orderBy('id')
+      .limit(PROBED_USERS);
+    const matches = db
+      .selectFrom(first.as('first'))
+      .select(sql.lit(1).as('one'))
+      .where(searchTest(query.search ?? ''))
+      .limit(SEARCH_WINDOW + 1);
+    const row = await db
+      .selectFrom(matches.as('m'))
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+    return row.n > SEARCH_WINDOW;
+  }
 
   /** How many users match: without a search, the kept counts; with one, a count of every match. */
   async function countUsers(orgId: string, query: UserListQuery): Promise<Total> {
@@ -113,7 +142,7 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * A search's first SEARCH_WINDOW + 1 matches, found in any order through its indexes (or a walk),
+   * A search's first SEARCH_WINDOW + 1 matches in join order, through its index or a walk of the key,
    * counted; when there are no more than SEARCH_WINDOW, they are all of them: sorted here, they give
    * the page at `offset`, wherever they lie in the order. One statement; `users` is empty past the end
    * and when there are more.
@@ -124,9 +153,12 @@ export function createUsersRepository(db: Db) {
     const statement = db
       .with(
         (cte) => cte('matches').materialized(),
+        // In join order (which no search is bunched in), so that the planner weighs a walk of the key by the LIMIT:
+        // among the paths of a partitioned table's part it chooses by their whole cost otherwise.
         () =>
           matching(orgId, query, true)
             .select(['id', 'sort_name'])
+            .orderBy('id')
             .limit(SEARCH_WINDOW + 1),
       )
       .with('counted', (qb) => qb.selectFrom('matches').select(sql<number>`count(*)::int`.as('total')))
@@ -180,8 +212,11 @@ export function createUsersRepository(db: Db) {
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (query.search && !query.exactTotal) {
-        const found = await searchWithinWindow(orgId, query, offset, query.pageSize);
-        if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
+        const dense = searchIndex(query.search)?.byPairs === true && (await denseSearch(orgId, query));
+        const found = dense ? undefined : await searchWithinWindow(orgId, query, offset, query.pageSize);
+        if (found && found.total <= SEARCH_WINDOW) {
+          return { users: found.users, total: { count: found.total, relation: 'eq' } };
+        }
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
         const users = await walkPage(orgId, query, offset, query.pageSize, false);
         return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };

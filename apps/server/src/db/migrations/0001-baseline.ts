@@ -54,7 +54,7 @@ create table if not exists users (
   created_at timestamptz not null default now(),
   -- The key is also the join order's index: it holds what a list filters and searches on, so that a
   -- page or a count walks it without reading the table.
-  primary key (org_id, id) include (status, is_system_admin, is_external, search_text)
+  primary key (org_id, id) include (status, is_system_admin, is_external, search_text, sort_name)
 ) partition by hash (org_id);
 ${parts}
 
@@ -74,11 +74,11 @@ create index if not exists users_admin_by_id_idx on users (org_id, id)
 create index if not exists users_admin_by_name_idx on users (org_id, sort_name, id)
   include (status, is_external, search_text) where is_system_admin;
 -- Substring search. pg_trgm takes trigrams from runs of letters and digits only, so search_words() first turns
--- the punctuation of names and addresses into pairs of letters ("a.b" into "aqjb"): a search such as "o@" or
--- "0.4" then has trigrams too. Kept in step with searchWords() in lib/user-text.ts.
+-- the punctuation of names and addresses into pairs of letters, "ǂ" (a letter no name holds) and another: a
+-- search such as "o@" or "0.4" then has trigrams too. Kept in step with searchWords() in lib/user-text.ts.
 create or replace function search_words(t text) returns text language sql immutable parallel safe as $$
   select replace(replace(replace(replace(replace(replace(replace(replace(
-    t, ' ', 'qx'), '.', 'qj'), '@', 'qw'), '-', 'qz'), '_', 'qk'), '''', 'qv'), '+', 'qf'), ',', 'qg')
+    t, ' ', 'ǂa'), '.', 'ǂb'), '@', 'ǂc'), '-', 'ǂd'), '_', 'ǂe'), '''', 'ǂf'), '+', 'ǂg'), ',', 'ǂh')
 $$;
 create index if not exists users_search_words_idx on users using gin (search_words(search_text) gin_trgm_ops);
 -- A search of one or two characters has no trigram: it is answered by each user's pairs of adjacent characters and
