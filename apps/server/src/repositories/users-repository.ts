@@ -80,24 +80,22 @@ function searchTest(search: string) {
 
 /**
  * What lets an index find a search's candidates: the trigram index of `search_words()` when the search
- * has three characters there, else the index of `search_grams()` for two characters, or one outside
- * ASCII (costly to test row by row: `byPairs`). One ASCII letter or digit has none: most users hold it.
+ * has three characters there, else the index of `search_letters()` when it has a character outside
+ * ASCII. A search of one or two ASCII letters or digits has none: `probed`, it is walked.
  */
 function searchIndex(search: string) {
   const text = search.toLowerCase();
   const words = searchWords(text);
   if ([...words].length >= 3) {
-    return { condition: sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`, byPairs: false };
+    return sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`;
   }
-  if ([...text].length === 2 || text > '\u007f') {
-    return { condition: sql<boolean>`search_grams(search_text) @> array[${text}]`, byPairs: true };
-  }
-  return undefined;
+  const letters = [...new Set(Array.from(text).filter((character) => character > '\u007f'))];
+  return letters.length > 0 ? sql<boolean>`search_letters(search_text) @> ${letters}::text[]` : undefined;
 }
 
 /**
- * A search through pairs of characters is probed first: one with more than SEARCH_WINDOW matches
- * among this many users is walked, for its index finds it in too many (common pairs, "er" or "00").
+ * A search no index narrows is probed first: one with more than SEARCH_WINDOW matches among this many
+ * users is dense, and its page walks the order; any other is walked to the end of the organisation.
  */
 const PROBED_USERS = 100_000;
 
@@ -109,7 +107,7 @@ export function createUsersRepository(db: Db) {
     if (!query.search) return select;
     const index = indexed ? searchIndex(query.search) : undefined;
     const tested = select.where(searchTest(query.search));
-    return index ? tested.where(index.condition) : tested;
+    return index ? tested.where(index) : tested;
   };
 
   /** Whether more than SEARCH_WINDOW of the organisation's first PROBED_USERS users (with the filters) match. */
@@ -212,7 +210,7 @@ export function createUsersRepository(db: Db) {
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (query.search && !query.exactTotal) {
-        const dense = searchIndex(query.search)?.byPairs === true && (await denseSearch(orgId, query));
+        const dense = searchIndex(query.search) === undefined && (await denseSearch(orgId, query));
         const found = dense ? undefined : await searchWithinWindow(orgId, query, offset, query.pageSize);
         if (found && found.total <= SEARCH_WINDOW) {
           return { users: found.users, total: { count: found.total, relation: 'eq' } };
