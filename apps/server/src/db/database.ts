@@ -73,12 +73,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     const timeout = options.queryTimeoutMs;
     // No request gains from JIT compilation, which PostgreSQL starts for a statement it believes costly
-    // and which then costs more than the statement's own work.
+    // and which then costs more than the statement's own work; nor from parallel workers, whose start
+    // costs more than a page's walk and takes the cores other requests wait for.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
       Client: PlanningOnceClient,
-      options: '-c jit=off',
+      options: '-c jit=off -c max_parallel_workers_per_gather=0',
       // PostgreSQL stopped or unreachable: fail within bounded time (answered 503), never hang.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,

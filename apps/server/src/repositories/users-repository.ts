@@ -73,9 +73,14 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
   return filtered;
 }
 
-/** The test of a case-insensitive substring of name or email that every plan makes (a walk of an ordered index only this one). */
+/**
+ * The test of a case-insensitive substring of name or email that every plan makes (a walk of an
+ * ordered index only this one): LIKE on the lower-case search text. Inside CASE, which the planner
+ * does not estimate: with the index's condition, which estimates the same users, it would take a
+ * dense search for a sparse one (the two selectivities multiplied) and read it through its index.
+ */
 function searchTest(search: string) {
-  return sql<boolean>`search_text like ${`%${escapeLike(search.toLowerCase())}%`}`;
+  return sql<boolean>`(case when search_text like ${`%${escapeLike(search.toLowerCase())}%`} then true end)`;
 }
 
 /**

@@ -84,7 +84,7 @@ create index if not exists users_search_words_idx on users using gin (search_wor
 -- A search of one or two characters has no trigram. One with a character outside ASCII is answered by the
 -- characters outside ASCII each user's text holds (a few per user, where ASCII letters would be most of it).
 create or replace function search_letters(t text) returns text[] language sql immutable parallel safe as $$
-  select string_to_array(regexp_replace(t, '[\\x01-\\x7f]', '', 'g'), null)
+  select string_to_array(regexp_replace(t, '[\\x01-\\x7f]+', '', 'g'), null)
 $$;
 create index if not exists users_search_letters_idx on users using gin (search_letters(search_text));
 
