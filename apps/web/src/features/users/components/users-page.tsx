@@ -8,6 +8,7 @@ import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
+import { isPageBeyondWindow, lastPageInWindow } from '../api/search-window.ts';
 import { useUsersUrlState } from '../hooks/use-users-url-state.ts';
 import {
   canSelectAll,
@@ -79,10 +80,12 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   const data = users.data;
   const rows = data?.users ?? [];
   const total = data?.total ?? 0;
+  const totalIsLowerBound = data?.totalIsLowerBound ?? false;
   const refused = users.error instanceof HttpError && (users.error.status === 401 || users.error.status === 403);
+  const beyondWindow = isPageBeyondWindow(users.error);
   const unauthorized = orgId === '' || refused;
-  const failed = sessionFailed || (users.isError && !refused);
-  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData);
+  const failed = sessionFailed || (users.isError && !refused && !beyondWindow);
+  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData || beyondWindow);
   const filtered = query.search !== undefined || activeFilterCount(query) > 0;
 
   // A page number past the end (an old link, fewer users now): show the last page instead.
@@ -91,6 +94,10 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   useEffect(() => {
     if (settled && query.pageNumber > lastPage) clampPage(lastPage);
   }, [settled, query.pageNumber, lastPage, clampPage]);
+  // A page beyond a large search's window (the server refuses it) goes to the window's last page alike.
+  useEffect(() => {
+    if (beyondWindow) clampPage(lastPageInWindow(query.pageSize));
+  }, [beyondWindow, query.pageSize, clampPage]);
 
   // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
   const tableArea = useRef<HTMLDivElement>(null);
@@ -120,7 +127,11 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
       ? ''
       : total === 0
         ? t('users.states.noResults')
-        : t('users.states.announcement', { from, to, count: total });
+        : t(totalIsLowerBound ? 'users.states.announcementMoreThan' : 'users.states.announcement', {
+            from,
+            to,
+            count: total,
+          });
 
   let body: ReactNode;
   if (failed) {
@@ -150,6 +161,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
           <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
               total={total}
+              totalIsLowerBound={totalIsLowerBound}
               page={query.pageNumber}
               pageSize={query.pageSize}
               onPageChange={goToPage}
