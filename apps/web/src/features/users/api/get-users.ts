@@ -63,15 +63,7 @@ export async function getUsers(
 }
 
 /** What a total counts: the list query without its page and order. */
-export type UsersFilterQuery = Pick<UserListQuery, 'search' | 'status' | 'isSystemAdmin'>;
-
-function filterPart({ search, status, isSystemAdmin }: UserListQuery): UsersFilterQuery {
-  return {
-    ...(search !== undefined ? { search } : {}),
-    ...(status !== undefined ? { status } : {}),
-    ...(isSystemAdmin !== undefined ? { isSystemAdmin } : {}),
-  };
-}
+export type UsersFilterQuery = Omit<UserListQuery, 'pageNumber' | 'pageSize' | 'sort' | 'exactTotal'>;
 
 /** The exact number of users a query matches (`page[total]=exact`), however many: a page of one. */
 export async function getUsersTotal(
@@ -107,7 +99,7 @@ export function getUsersQueryOptions(orgId: string, query: UserListQuery) {
  * query's number must never stand in for this one's.
  */
 export function getUsersTotalQueryOptions(orgId: string, query: UserListQuery) {
-  const filters = filterPart(query);
+  const { pageNumber, pageSize, sort, exactTotal, ...filters } = query;
   return queryOptions({
     queryKey: usersQueryKeys.total(orgId, filters),
     queryFn: ({ signal }) => getUsersTotal(orgId, filters, { signal }),

@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
-import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SelectionSummary, SelectionTotal } from '../model/selection.ts';
@@ -18,21 +17,6 @@ interface SelectionBannerProps {
   onSelectAll: () => void;
   onClear: () => void;
   onRecount: () => void;
-}
-
-function bannerText(t: TFunction, summary: SelectionSummary, countFailed: boolean): string {
-  switch (summary.kind) {
-    case 'uncounted':
-      return countFailed ? t('users.selection.countFailed') : t('users.selection.counting');
-    case 'all':
-      return t('users.selection.allSelected', { count: summary.count });
-    case 'page':
-      return t('users.selection.selectedPage', { count: summary.count });
-    case 'some':
-      return t('users.selection.selected', { count: summary.count });
-    case 'none':
-      return '';
-  }
 }
 
 /**
@@ -51,8 +35,15 @@ export function SelectionBanner({
   const { t } = useTranslation();
   const textId = useId();
   if (summary.kind === 'none') return null;
-  const text = bannerText(t, summary, countFailed);
   const counting = summary.kind === 'uncounted' && !countFailed;
+  const text =
+    summary.kind === 'uncounted'
+      ? t(countFailed ? 'users.selection.countFailed' : 'users.selection.counting')
+      : summary.kind === 'all'
+        ? t('users.selection.allSelected', { count: summary.count })
+        : summary.kind === 'page'
+          ? t('users.selection.selectedPage', { count: summary.count })
+          : t('users.selection.selected', { count: summary.count });
 
   return (
     // A region named by what it says ('3 selected'); the count is a status, announced as it changes.

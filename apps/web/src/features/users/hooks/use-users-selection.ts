@@ -40,6 +40,6 @@ export function useUsersSelection(orgId: string | undefined, query: UserListQuer
     selectionTotal: total,
     /** The exact count was asked for and could not be had. */
     countFailed: counting && !total.exact && exact.isError,
-    recount: useCallback(() => void exact.refetch(), [exact.refetch]),
+    recount: exact.refetch,
   };
 }
