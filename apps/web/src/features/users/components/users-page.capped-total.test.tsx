@@ -131,8 +131,13 @@ describe('a search with more matches than the server counts', () => {
     releaseCount(jsonResponse(503, { errors: [{ status: '503', code: 'database_unavailable', title: 'x' }] }));
     expect(await screen.findByText('The matching users could not be counted.')).toBeInTheDocument();
 
-    countAnswer = Promise.resolve(exactCount(EXACT));
+    countAnswer = new Promise((resolve) => {
+      releaseCount = resolve;
+    });
     await user.click(screen.getByRole('button', { name: 'Count again' }));
+    expect(await screen.findByText('Counting matching users…')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Count again' })).toBeNull();
+    releaseCount(exactCount(EXACT));
     expect(await screen.findByText('All 512,345 users selected')).toBeInTheDocument();
     expect(countCalls()).toHaveLength(2);
   });
