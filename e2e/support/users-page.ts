@@ -53,7 +53,7 @@ export interface ApiUser {
 }
 export interface ApiList {
   data: ApiUser[];
-  meta: { total_count: number };
+  meta: { total_count: number; total_count_relation: 'eq' | 'gte' };
 }
 
 /** The Users page in a fresh browser context, with the list calls it makes recorded in order. */
@@ -440,7 +440,11 @@ export function expectedRow(user: ApiUser): Omit<RowText, 'checkbox'> {
 }
 
 /** An empty JSON:API list, for an organisation with no users at all. */
-export const EMPTY_LIST = { data: [], links: { self: '', first: '', last: '' }, meta: { total_count: 0 } };
+export const EMPTY_LIST = {
+  data: [],
+  links: { self: '', first: '', last: '' },
+  meta: { total_count: 0, total_count_relation: 'eq' },
+};
 
 /**
  * Holds the users-list answers until released, to see what the page shows while it waits.

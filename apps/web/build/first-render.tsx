@@ -28,7 +28,7 @@ function firstPage(): UsersList {
     isExternal: index % 5 === 1,
     isSystemAdmin: index % 3 === 0,
   }));
-  return { users, links: { self: '/', first: '/', last: '/' }, total: 423 };
+  return { users, links: { self: '/', first: '/', last: '/' }, total: 423, totalIsLowerBound: false };
 }
 
 /**

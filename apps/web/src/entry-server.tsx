@@ -118,7 +118,7 @@ const WARM_UP_ANSWERS: Record<string, unknown> = {
       },
     ],
     links: { self: '/', first: '/', last: '/' },
-    meta: { total_count: 1 },
+    meta: { total_count: 1, total_count_relation: 'eq' },
   },
 };
 

@@ -10,6 +10,8 @@ export const SEARCH_MAX_LENGTH = 200;
  * Elasticsearch's `max_result_window` does: beyond, `meta.total_count_relation` is "gte".
  */
 export const SEARCH_WINDOW = 10_000;
+/** The error code of a 400 for a page that starts beyond a search's window. */
+export const PAGE_BEYOND_SEARCH_WINDOW = 'page_beyond_search_window';
 
 export const USER_STATUSES = ['active', 'inactive', 'pending', 'disabled'] as const;
 export const userStatusSchema = z.enum(USER_STATUSES);

@@ -1,6 +1,7 @@
 import {
   errorDocumentSchema,
   JSON_API_MEDIA_TYPE,
+  PAGE_BEYOND_SEARCH_WINDOW,
   SEARCH_WINDOW,
   toUserListParams,
   toUserListQuery,
@@ -92,7 +93,7 @@ function beyondWindow() {
   return new ApiProblem(400, [
     {
       status: '400',
-      code: 'page_beyond_search_window',
+      code: PAGE_BEYOND_SEARCH_WINDOW,
       title: 'Page beyond the search window',
       detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
       source: { parameter: 'page[number]' },

@@ -29,6 +29,7 @@ export function designSystemTexts(translation: LocaleTranslation): DesignSystemT
  * The theme's locale of one language beyond MUI's: the texts above, and the generic pagination's
  * defaults (SPEC.md §9: "Rows per page:" and "more than N") in the page's own words, so that a
  * pagination without labels reads as the Users page's does (MUI's locales word some differently).
+ * An unknown total (-1) is "more than" the last row shown, as MUI says it.
  */
 export function designSystemLocalization(translation: LocaleTranslation, t: TFunction): ThemeOptions {
   return {
@@ -39,7 +40,7 @@ export function designSystemLocalization(translation: LocaleTranslation, t: TFun
           labelRowsPerPage: t('users.pagination.rowsPerPage'),
           labelDisplayedRows: ({ from, to, count }) =>
             count === -1
-              ? t('users.pagination.moreThan', { from, to })
+              ? t('users.pagination.moreThan', { from, to, count: to })
               : t('users.pagination.displayedRows', { from, to, count }),
         },
       },

@@ -20,13 +20,14 @@ export function demoUser(n: number): UserResource {
   };
 }
 
-/** Answers the users list the way the server does, for a given total. */
-export function usersDocument(url: URL, total: number): UserListDocument {
+/** Answers the users list the way the server does, for a given total (exact unless told "gte"). */
+export function usersDocument(url: URL, total: number, relation: 'eq' | 'gte' = 'eq'): UserListDocument {
   const size = Number(url.searchParams.get('page[size]') ?? 25);
   const number = Number(url.searchParams.get('page[number]') ?? 1);
   const first = (number - 1) * size + 1;
   const last = Math.min(total, number * size);
   const data = [];
   for (let n = first; n <= last; n++) data.push(demoUser(n));
-  return { data, links: { self: url.pathname, first: url.pathname, last: url.pathname }, meta: { total_count: total } };
+  const links = { self: url.pathname, first: url.pathname, ...(relation === 'eq' ? { last: url.pathname } : {}) };
+  return { data, links, meta: { total_count: total, total_count_relation: relation } };
 }

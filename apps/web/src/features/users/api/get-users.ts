@@ -26,6 +26,8 @@ export interface UsersList {
   users: User[];
   links: UserListDocument['links'];
   total: number;
+  /** `total` is "at least": a search with more matches than the server counts (SEARCH_WINDOW). */
+  totalIsLowerBound: boolean;
 }
 
 export function toUser({ id, attributes: a }: UserResource): User {
@@ -52,13 +54,35 @@ export async function getUsers(
     signal,
   });
   if (!document || !Array.isArray(document.data)) throw new Error('The users answer is not a users list');
-  return { users: document.data.map(toUser), links: document.links, total: document.meta.total_count };
+  return {
+    users: document.data.map(toUser),
+    links: document.links,
+    total: document.meta.total_count,
+    totalIsLowerBound: document.meta.total_count_relation === 'gte',
+  };
+}
+
+/** What a total counts: the list query without its page and order. */
+export type UsersFilterQuery = Omit<UserListQuery, 'pageNumber' | 'pageSize' | 'sort' | 'exactTotal'>;
+
+/** The exact number of users a query matches (`page[total]=exact`), however many: a page of one. */
+export async function getUsersTotal(
+  orgId: string,
+  filters: UsersFilterQuery,
+  options: { client?: HttpClient; signal?: AbortSignal } = {},
+): Promise<number> {
+  const list = await getUsers(orgId, { ...filters, pageSize: 1, pageNumber: 1, exactTotal: true }, options);
+  // A lower bound here would be shown as the exact number: better no number than a wrong one.
+  if (list.totalIsLowerBound) throw new Error('The users answer did not count every match');
+  return list.total;
 }
 
 export const usersQueryKeys = {
   all: ['users'] as const,
   lists: (orgId: string) => [...usersQueryKeys.all, orgId, 'list'] as const,
   list: (orgId: string, query: UserListQuery) => [...usersQueryKeys.lists(orgId), query] as const,
+  totals: (orgId: string) => [...usersQueryKeys.all, orgId, 'total'] as const,
+  total: (orgId: string, filters: UsersFilterQuery) => [...usersQueryKeys.totals(orgId), filters] as const,
 };
 
 export function getUsersQueryOptions(orgId: string, query: UserListQuery) {
@@ -67,6 +91,18 @@ export function getUsersQueryOptions(orgId: string, query: UserListQuery) {
     queryFn: ({ signal }) => getUsers(orgId, query, { signal }),
     // Keep the current rows on screen while the next page loads, instead of an empty table.
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The exact total of a list query, whatever its page, size and order. No placeholder: another
+ * query's number must never stand in for this one's.
+ */
+export function getUsersTotalQueryOptions(orgId: string, query: UserListQuery) {
+  const { pageNumber, pageSize, sort, exactTotal, ...filters } = query;
+  return queryOptions({
+    queryKey: usersQueryKeys.total(orgId, filters),
+    queryFn: ({ signal }) => getUsersTotal(orgId, filters, { signal }),
   });
 }
 

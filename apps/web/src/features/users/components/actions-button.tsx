@@ -10,13 +10,14 @@ const loadActionsMenu = retryingImport(() => import('./actions-menu.tsx'));
 const ActionsMenu = lazyPart(() => loadActionsMenu().then((module) => module.ActionsMenu));
 
 interface ActionsButtonProps {
-  selectedCount: number;
+  /** Some user is selected (how many may not be counted yet). */
+  hasSelection: boolean;
   canInvitePending: boolean;
   onAction: (action: BulkAction) => void;
 }
 
 /** The bulk Actions menu button; the menu's code loads on first use. */
-export function ActionsButton({ selectedCount, canInvitePending, onAction }: ActionsButtonProps) {
+export function ActionsButton({ hasSelection, canInvitePending, onAction }: ActionsButtonProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [loaded, setLoaded] = useState(false);
@@ -47,7 +48,7 @@ export function ActionsButton({ selectedCount, canInvitePending, onAction }: Act
             id={menuId}
             labelledBy={buttonId}
             anchor={anchor}
-            selectedCount={selectedCount}
+            hasSelection={hasSelection}
             canInvitePending={canInvitePending}
             onAction={onAction}
             onClose={() => setAnchor(null)}

@@ -16,7 +16,7 @@ interface ActionsMenuProps {
   /** The Actions button, which names the menu. */
   labelledBy: string;
   anchor: HTMLElement | null;
-  selectedCount: number;
+  hasSelection: boolean;
   canInvitePending: boolean;
   onAction: (action: BulkAction) => void;
   onClose: () => void;
@@ -30,7 +30,7 @@ export function ActionsMenu({
   id,
   labelledBy,
   anchor,
-  selectedCount,
+  hasSelection,
   canInvitePending,
   onAction,
   onClose,
@@ -41,7 +41,7 @@ export function ActionsMenu({
 
   const choose = (action: BulkAction) => {
     onClose();
-    if (selectedCount === 0) setNoSelectionAlert(true);
+    if (!hasSelection) setNoSelectionAlert(true);
     else onAction(action);
   };
 

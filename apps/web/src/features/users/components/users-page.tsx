@@ -1,18 +1,19 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
+import { isPageBeyondWindow, lastPageInWindow } from '../api/search-window.ts';
+import { useUsersSelection } from '../hooks/use-users-selection.ts';
 import { useUsersUrlState } from '../hooks/use-users-url-state.ts';
 import {
   canSelectAll,
   EMPTY_SELECTION,
-  type Selection,
   selectAll,
   selectedCount,
   selectedRowsOnPage,
@@ -20,7 +21,7 @@ import {
   togglePage,
   toggleRow,
 } from '../model/selection.ts';
-import { activeFilterCount, writeUsersSearchParams } from '../model/users-url-query.ts';
+import { activeFilterCount } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
 import { FilterButton } from './filter-button.tsx';
@@ -48,21 +49,6 @@ export interface UsersPageProps {
   launchpadUrl: string;
 }
 
-/** Selection belongs to one query: any change of the URL query starts from nothing (SPEC.md §4). */
-function useSelectionForQuery(queryKey: string) {
-  const [state, setState] = useState({ queryKey, selection: EMPTY_SELECTION });
-  if (state.queryKey !== queryKey) setState({ queryKey, selection: EMPTY_SELECTION });
-  const selection = state.queryKey === queryKey ? state.selection : EMPTY_SELECTION;
-  // Stable across queries, so a change of query does not re-render every (memoised) row at once.
-  // A change made under the previous query stays with that query, which the next render clears.
-  const update = useCallback(
-    (change: (current: Selection) => Selection) =>
-      setState((current) => ({ queryKey: current.queryKey, selection: change(current.selection) })),
-    [],
-  );
-  return [selection, update] as const;
-}
-
 export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUrl, launchpadUrl }: UsersPageProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -74,15 +60,21 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     },
   });
   const users = useUsers(orgId || undefined, query);
-  const [selection, updateSelection] = useSelectionForQuery(writeUsersSearchParams(query).toString());
-
   const data = users.data;
+  const { selection, updateSelection, selectionTotal, countFailed, recount } = useUsersSelection(
+    orgId || undefined,
+    query,
+    data,
+  );
+
   const rows = data?.users ?? [];
   const total = data?.total ?? 0;
+  const totalIsLowerBound = data?.totalIsLowerBound ?? false;
   const refused = users.error instanceof HttpError && (users.error.status === 401 || users.error.status === 403);
+  const beyondWindow = isPageBeyondWindow(users.error);
   const unauthorized = orgId === '' || refused;
-  const failed = sessionFailed || (users.isError && !refused);
-  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData);
+  const failed = sessionFailed || (users.isError && !refused && !beyondWindow);
+  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData || beyondWindow);
   const filtered = query.search !== undefined || activeFilterCount(query) > 0;
 
   // A page number past the end (an old link, fewer users now): show the last page instead.
@@ -91,6 +83,10 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   useEffect(() => {
     if (settled && query.pageNumber > lastPage) clampPage(lastPage);
   }, [settled, query.pageNumber, lastPage, clampPage]);
+  // A page beyond a large search's window (the server refuses it) goes to the window's last page alike.
+  useEffect(() => {
+    if (beyondWindow) clampPage(lastPageInWindow(query.pageSize));
+  }, [beyondWindow, query.pageSize, clampPage]);
 
   // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
   const tableArea = useRef<HTMLDivElement>(null);
@@ -120,7 +116,11 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
       ? ''
       : total === 0
         ? t('users.states.noResults')
-        : t('users.states.announcement', { from, to, count: total });
+        : t(totalIsLowerBound ? 'users.states.announcementMoreThan' : 'users.states.announcement', {
+            from,
+            to,
+            count: total,
+          });
 
   let body: ReactNode;
   if (failed) {
@@ -131,11 +131,13 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     body = (
       <>
         <SelectionBanner
-          summary={summarize(selection, rows, total)}
-          total={total}
-          canSelectAll={canSelectAll(selection, total)}
+          summary={summarize(selection, rows, selectionTotal)}
+          total={selectionTotal}
+          canSelectAll={canSelectAll(selection, selectionTotal)}
+          countFailed={countFailed}
           onSelectAll={() => updateSelection(() => selectAll())}
           onClear={() => updateSelection(() => EMPTY_SELECTION)}
+          onRecount={recount}
         />
         <UsersTable
           inert={loading}
@@ -150,6 +152,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
           <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
               total={total}
+              totalIsLowerBound={totalIsLowerBound}
               page={query.pageNumber}
               pageSize={query.pageSize}
               onPageChange={goToPage}
@@ -185,7 +188,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             </Box>
             <Box sx={{ display: 'flex', gap: 1.5 }}>
               <ActionsButton
-                selectedCount={selectedCount(selection, total)}
+                hasSelection={selectedCount(selection, selectionTotal) !== 0}
                 canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
                 onAction={onAction}
               />

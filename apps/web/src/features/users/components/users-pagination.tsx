@@ -3,13 +3,15 @@ import { useTheme } from '@mui/material/styles';
 import TablePagination from '@mui/material/TablePagination';
 import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { PAGE_SIZE_OPTIONS } from '@users-admin/contract';
+import { PAGE_SIZE_OPTIONS, SEARCH_WINDOW } from '@users-admin/contract';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
 
 interface UsersPaginationProps {
   total: number;
+  /** The total is "at least" (a search past the window): "more than", and pages only within the window. */
+  totalIsLowerBound: boolean;
   /** 1-based, as in the URL. */
   page: number;
   pageSize: number;
@@ -53,26 +55,29 @@ function PageNumbers({ count, page, rowsPerPage, onPageChange, className }: Tabl
 /** Memoised: a change of search or filter re-renders the page while the footer's numbers stay. */
 export const UsersPagination = memo(function UsersPagination({
   total,
+  totalIsLowerBound,
   page,
   pageSize,
   onPageChange,
   onPageSizeChange,
 }: UsersPaginationProps) {
   const { t } = useTranslation();
+  // Pages are counted from `count`: a lower bound offers the window's pages, never one beyond.
+  const count = totalIsLowerBound ? Math.min(total, SEARCH_WINDOW) : total;
   return (
     <TablePagination
       component="div"
-      count={total}
+      count={count}
       page={page - 1}
       rowsPerPage={pageSize}
       rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
       onPageChange={(_event, next) => onPageChange(next + 1)}
       onRowsPerPageChange={(event) => onPageSizeChange(Number(event.target.value))}
       labelRowsPerPage={t('users.pagination.rowsPerPage')}
-      labelDisplayedRows={({ from, to, count }) =>
-        count === -1
-          ? t('users.pagination.moreThan', { from, to })
-          : t('users.pagination.displayedRows', { from, to, count })
+      labelDisplayedRows={({ from, to }) =>
+        totalIsLowerBound
+          ? t('users.pagination.moreThan', { from, to, count: total })
+          : t('users.pagination.displayedRows', { from, to, count: total })
       }
       ActionsComponent={PageNumbers}
       slotProps={{

@@ -14,7 +14,7 @@ import {
 
 const row = (id: string, isExternal = false) => ({ id, isExternal });
 const page = [row('a'), row('b'), row('x', true), row('c')];
-const TOTAL = 10;
+const TOTAL = { count: 10, exact: true };
 
 describe('selection model (SPEC.md §4)', () => {
   it('toggles one row on and off', () => {
@@ -54,7 +54,7 @@ describe('selection model (SPEC.md §4)', () => {
     expect(canSelectAll(one, TOTAL)).toBe(true);
 
     const all = selectAll();
-    expect(summarize(all, page, TOTAL)).toEqual({ kind: 'all', count: TOTAL });
+    expect(summarize(all, page, TOTAL)).toEqual({ kind: 'all', count: 10 });
     expect(canSelectAll(all, TOTAL)).toBe(false);
     expect(pageCheckboxState(all, page).checked).toBe(true);
   });
@@ -63,13 +63,47 @@ describe('selection model (SPEC.md §4)', () => {
     const allButA = toggleRow(selectAll(), row('a'));
     expect(isSelected(allButA, row('a'))).toBe(false);
     expect(isSelected(allButA, row('b'))).toBe(true);
-    expect(summarize(allButA, page, TOTAL)).toEqual({ kind: 'some', count: TOTAL - 1 });
+    expect(summarize(allButA, page, TOTAL)).toEqual({ kind: 'some', count: 9 });
     expect(canSelectAll(allButA, TOTAL)).toBe(true);
     expect(pageCheckboxState(allButA, page).indeterminate).toBe(true);
   });
 
   it('says "all" when a single page holds every user', () => {
     const rows = [row('a'), row('b')];
-    expect(summarize(togglePage(EMPTY_SELECTION, rows), rows, 2)).toEqual({ kind: 'all', count: 2 });
+    expect(summarize(togglePage(EMPTY_SELECTION, rows), rows, { count: 2, exact: true })).toEqual({
+      kind: 'all',
+      count: 2,
+    });
+  });
+
+  describe('with a capped total (a search past the server’s window: at least 10,000)', () => {
+    const CAPPED = { count: 10_000, exact: false };
+    const EXACT = { count: 512_345, exact: true };
+
+    it('counts and offers "select all" for a page’s selection as with an exact total', () => {
+      const one = toggleRow(EMPTY_SELECTION, row('a'));
+      expect(selectedCount(one, CAPPED)).toBe(1);
+      expect(summarize(one, page, CAPPED)).toEqual({ kind: 'some', count: 1 });
+      expect(canSelectAll(one, CAPPED)).toBe(true);
+      expect(summarize(togglePage(EMPTY_SELECTION, page), page, CAPPED)).toEqual({ kind: 'page', count: 3 });
+    });
+
+    it('never takes the cap for the number of users selected', () => {
+      const all = selectAll();
+      expect(selectedCount(all, CAPPED)).toBeUndefined();
+      expect(summarize(all, page, CAPPED)).toEqual({ kind: 'uncounted' });
+      expect(canSelectAll(all, CAPPED)).toBe(false);
+      const allButA = toggleRow(all, row('a'));
+      expect(selectedCount(allButA, CAPPED)).toBeUndefined();
+      expect(summarize(allButA, page, CAPPED)).toEqual({ kind: 'uncounted' });
+    });
+
+    it('uses the exact count once known', () => {
+      expect(selectedCount(selectAll(), EXACT)).toBe(512_345);
+      expect(summarize(selectAll(), page, EXACT)).toEqual({ kind: 'all', count: 512_345 });
+      const allButA = toggleRow(selectAll(), row('a'));
+      expect(summarize(allButA, page, EXACT)).toEqual({ kind: 'some', count: 512_344 });
+      expect(canSelectAll(allButA, EXACT)).toBe(true);
+    });
   });
 });

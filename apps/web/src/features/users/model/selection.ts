@@ -58,31 +58,53 @@ export function pageCheckboxState(selection: Selection, rows: readonly Selectabl
   };
 }
 
-/** How many users the selection holds, given the total of the query. */
-export function selectedCount(selection: Selection, total: number): number {
-  return selection.mode === 'all' ? Math.max(0, total - selection.excluded.size) : selection.ids.size;
+/**
+ * How many users the query matches: exactly `count`, or at least `count` while a search with more
+ * matches than the server counts (SEARCH_WINDOW) has not been counted exactly.
+ */
+export interface SelectionTotal {
+  count: number;
+  exact: boolean;
+}
+
+/** How many users the selection holds; undefined for every match of a total not counted yet. */
+export function selectedCount(selection: Selection, total: SelectionTotal): number | undefined {
+  if (selection.mode === 'some') return selection.ids.size;
+  return total.exact ? Math.max(0, total.count - selection.excluded.size) : undefined;
 }
 
 export type SelectionSummary =
   | { kind: 'none' }
   | { kind: 'some'; count: number }
   | { kind: 'page'; count: number }
-  | { kind: 'all'; count: number };
+  | { kind: 'all'; count: number }
+  | { kind: 'uncounted' };
 
-/** What the banner says: '{n} selected', '{n} selected (all on this page)' or 'All {total} users selected'. */
-export function summarize(selection: Selection, rows: readonly SelectableRow[], total: number): SelectionSummary {
+/**
+ * What the banner says: '{n} selected', '{n} selected (all on this page)' or 'All {total} users
+ * selected'; 'uncounted' while every match of a capped total is selected and not counted yet.
+ */
+export function summarize(
+  selection: Selection,
+  rows: readonly SelectableRow[],
+  total: SelectionTotal,
+): SelectionSummary {
   const count = selectedCount(selection, total);
+  if (count === undefined) return { kind: 'uncounted' };
   if (count === 0) return { kind: 'none' };
-  if (count >= total && (selection.mode === 'all' || selection.ids.size === total))
-    return { kind: 'all', count: total };
+  if (total.exact && count >= total.count && (selection.mode === 'all' || selection.ids.size === total.count))
+    return { kind: 'all', count: total.count };
   if (selection.mode === 'some' && pageCheckboxState(selection, rows).checked) return { kind: 'page', count };
   return { kind: 'some', count };
 }
 
-/** The 'Select all {total} users' link shows while some, but not all, users are selected. */
-export function canSelectAll(selection: Selection, total: number): boolean {
+/**
+ * The 'Select all' link shows while some, but not all, users are selected. A capped total is a
+ * lower bound: a page's selection is always less than it.
+ */
+export function canSelectAll(selection: Selection, total: SelectionTotal): boolean {
   const count = selectedCount(selection, total);
-  return count > 0 && count < total;
+  return count !== undefined && count > 0 && count < total.count;
 }
 
 export function selectedRowsOnPage<T extends SelectableRow>(selection: Selection, rows: readonly T[]): T[] {
