@@ -33,7 +33,7 @@ export function findPostgresBin() {
  * `locale` is its databases' locale: the tests' `C` (pg_trgm takes ASCII's letters for words, the
  * page server's other rule), the benchmarks' `C.UTF-8` (every script's, as README advises).
  */
-export async function startThrowawayPostgres(bin, { locale = 'C' } = {}) {
+export async function startThrowawayPostgres(bin, { locale = 'C', sharedBuffers = '128MB' } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-pg-'));
   chmodSync(dir, 0o777);
   const asRoot = process.getuid?.() === 0;
@@ -70,6 +70,8 @@ export async function startThrowawayPostgres(bin, { locale = 'C' } = {}) {
     'full_page_writes=off',
     '-c',
     'max_connections=200',
+    '-c',
+    `shared_buffers=${sharedBuffers}`,
   ]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const pg = (await import('pg')).default;
@@ -128,7 +130,8 @@ export async function withBenchPostgres(run) {
     console.log('No PostgreSQL installed and no BENCH_DATABASE_URL: skipping PostgreSQL.');
     return undefined;
   }
-  const postgres = await startThrowawayPostgres(bin, { locale: 'C.UTF-8' });
+  // As a server of its own is set: a quarter of its memory for shared buffers, at most 1 GB here.
+  const postgres = await startThrowawayPostgres(bin, { locale: 'C.UTF-8', sharedBuffers: '1GB' });
   try {
     return await run(postgres.url);
   } finally {

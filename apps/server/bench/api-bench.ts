@@ -183,7 +183,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   }
 
   const { rows: people } = await sql<{ name: string; email: string }>`
-    select name, email from users where org_id = ${orgId} order by md5(id::text) limit 500`.execute(database.db);
+    select name, email from users where org_id = ${orgId} order by md5(email) limit 500`.execute(database.db);
   const randoms: { query: UserListQuery; ms: number; status: number; total: number }[] = [];
   for (const query of randomQueries(
     people.flatMap((person) => [person.name, person.email]),

@@ -44,20 +44,22 @@ export const sessionLookup = (db: Db, idHash: string) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether a subject is an active System Admin of an organisation: keyed by the organisation, as every users statement. */
-async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Promise<boolean> {
-  // A subject that is not a uuid names no membership (users.id is a uuid).
-  if (!UUID.test(subject)) return false;
-  const row = await db
+/** The statement that reads whether a subject is an active System Admin of an organisation, keyed by it. */
+const roleLookup = (db: Db, orgId: string, subject: string) =>
+  db
     .selectFrom('users')
     .select('id')
     .where('org_id', '=', orgId)
     .where('id', '=', subject)
     .where('status', '=', 'active')
     .where('account_id', 'is not', null)
-    .where('is_system_admin', '=', true)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('is_system_admin', '=', true);
+
+/** Whether a subject is an active System Admin of an organisation. */
+async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Promise<boolean> {
+  // A subject that is not a uuid names no membership (users.id is a uuid).
+  if (!UUID.test(subject)) return false;
+  return (await roleLookup(db, orgId, subject).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -80,8 +82,9 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
     return unsigned.valid ? unsigned.value : null;
   };
 
-  // It runs before every API answer and finds one row by its key.
+  // They run before every API answer and find one row by its key.
   planOnce(sessionLookup(db, ''));
+  planOnce(roleLookup(db, '', ''));
 
   return {
     async create(
