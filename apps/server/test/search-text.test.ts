@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
-import { searchText, searchWords } from '../src/lib/user-text.ts';
+import { searchGrams, searchText } from '../src/lib/user-text.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 
 /** The page server builds a search's index conditions from the same text functions as the database's indexes. */
@@ -20,9 +20,8 @@ describe("the search text's functions, in the page server and in the database", 
   });
 
   const inDatabase = async (text: string) => {
-    const { rows } = await sql<{ words: string; letters: string[] }>`
-      select search_words(${text}) as words, search_letters(${text}) as letters`.execute(database.db);
-    return rows[0];
+    const { rows } = await sql<{ grams: string[] }>`select search_grams(${text}) as grams`.execute(database.db);
+    return rows[0]?.grams ?? [];
   };
 
   // PostgreSQL's text holds any character but NUL.
@@ -34,25 +33,27 @@ describe("the search text's functions, in the page server and in the database", 
     )
     .filter((text) => !text.includes('\u0000'));
 
-  it('turn punctuation into the same letters, and find every character outside ASCII', async () => {
+  it("hold every pair of adjacent characters and every character outside ASCII: every search's grams", async () => {
     await fc.assert(
       fc.asyncProperty(texts, async (text) => {
-        const expected = await inDatabase(text);
-        expect(searchWords(text)).toBe(expected?.words);
-        const outsideAscii = new Set([...text].filter((character) => character > '\u007f'));
-        expect(new Set(expected?.letters), JSON.stringify(text)).toEqual(outsideAscii);
+        const grams = new Set(await inDatabase(text));
+        const characters = [...text];
+        for (let start = 0; start < characters.length; start++) {
+          for (const length of [1, 2, 3, 5]) {
+            const part = characters.slice(start, start + length).join('');
+            for (const gram of searchGrams(part)) expect(grams, `${JSON.stringify(text)} ${part}`).toContain(gram);
+          }
+        }
       }),
       { numRuns: 300 },
     );
   });
 
-  it('keep every substring a substring, so that the trigram index finds every user a search matches', () => {
-    fc.assert(
-      fc.property(texts, fc.nat(), fc.nat(), (text, start, length) => {
-        const characters = [...text];
-        const from = start % (characters.length + 1);
-        expect(searchWords(text)).toContain(searchWords(characters.slice(from, from + length).join('')));
-      }),
-    );
+  it("take a search's pairs, or its one character outside ASCII, and nothing for one ASCII character", () => {
+    expect(searchGrams('smith')).toEqual(['sm', 'mi', 'it', 'th']);
+    expect(searchGrams('aaa')).toEqual(['aa']);
+    expect(searchGrams('王')).toEqual(['王']);
+    expect(searchGrams('a')).toEqual([]);
+    expect(searchGrams('😀x')).toEqual(['😀x']);
   });
 });

@@ -118,13 +118,12 @@ describe('tenant isolation', () => {
     const notLedByOrg = rows.filter((row) => row.first !== 'org_id').map((row) => row.index);
     // Lookups that come before any organisation is known: a session by its id (and the sweep of
     // expired ones), a person's memberships in every organisation at sign-in. And the search's GIN
-    // indexes, whose candidates are filtered by organisation, bounded by the table's parts (next test).
+    // index, whose candidates are filtered by organisation, bounded by the table's parts (next test).
     expect(notLedByOrg).toEqual([
       'sessions_expires_idx',
       'sessions_pkey',
       'users_account_idx',
-      'users_search_letters_idx',
-      'users_search_words_idx',
+      'users_search_grams_idx',
     ]);
   });
 

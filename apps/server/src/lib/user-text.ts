@@ -17,23 +17,12 @@ export function escapeLike(text: string): string {
 }
 
 /**
- * The punctuation of names and addresses and the pair of letters each becomes in the text the trigram
- * index reads (the database's `search_words()`, 0001-baseline): pg_trgm takes trigrams from runs of
- * letters and digits only, so that "o@" or "0.4" has trigrams too. A pair is "ǂ", a letter no name
- * holds (so that no search of real letters matches a pair), and a letter for the punctuation.
+ * What the index of `search_grams()` (0001-baseline) finds a search's candidates by: its distinct pairs
+ * of adjacent characters, or the character itself when it is one outside ASCII; none for one ASCII
+ * letter or digit, which most users hold.
  */
-const WORD_BREAKS: Readonly<Record<string, string>> = {
-  ' ': 'ǂa',
-  '.': 'ǂb',
-  '@': 'ǂc',
-  '-': 'ǂd',
-  _: 'ǂe',
-  "'": 'ǂf',
-  '+': 'ǂg',
-  ',': 'ǂh',
-};
-
-/** A text as the trigram index reads it: the database's `search_words()`. */
-export function searchWords(text: string): string {
-  return Array.from(text, (character) => WORD_BREAKS[character] ?? character).join('');
+export function searchGrams(text: string): string[] {
+  const characters = [...text];
+  if (characters.length === 1) return text > '\u007f' ? [text] : [];
+  return [...new Set(characters.slice(1).map((character, i) => `${characters[i]}${character}`))];
 }

@@ -2,7 +2,7 @@ import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type Db, planOnce } from '../db/database.ts';
 import type { Database, UserRow } from '../db/schema.ts';
-import { escapeLike, searchWords } from '../lib/user-text.ts';
+import { escapeLike, searchGrams } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
@@ -77,32 +77,23 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
  * The test of a case-insensitive substring of name or email that every plan makes (a walk of an
  * ordered index only this one): LIKE on the lower-case search text. Inside CASE, which the planner
  * does not estimate: with the index's condition, which estimates the same users, it would take a
- * dense search for a sparse one (the two selectivities multiplied) and read it through its index.
+ * dense search for a sparse one (the two selectivities multiplied).
  */
 function searchTest(search: string) {
   return sql<boolean>`(case when search_text like ${`%${escapeLike(search.toLowerCase())}%`} then true end)`;
 }
 
-/**
- * What lets an index find a search's candidates: the trigram index of `search_words()` when the search
- * has three characters there, else the index of `search_letters()` when it has a character outside
- * ASCII. A search of one or two ASCII letters or digits has none: `probed`, it is walked.
- */
+/** What the index of `search_grams()` finds a search's candidates by, when it has any (`searchGrams`). */
 function searchIndex(search: string) {
-  const text = search.toLowerCase();
-  const words = searchWords(text);
-  if ([...words].length >= 3) {
-    return sql<boolean>`search_words(search_text) like ${`%${escapeLike(words)}%`}`;
-  }
-  const letters = [...new Set(Array.from(text).filter((character) => character > '\u007f'))];
-  return letters.length > 0 ? sql<boolean>`search_letters(search_text) @> ${letters}::text[]` : undefined;
+  const grams = searchGrams(search.toLowerCase());
+  return grams.length > 0 ? sql<boolean>`search_grams(search_text) @> ${grams}::text[]` : undefined;
 }
 
 /**
- * A search no index narrows is probed first: one with more than SEARCH_WINDOW matches among this many
- * users is dense, and its page walks the order; any other is walked to the end of the organisation.
+ * A search the planner expects at least this share of the users (with the filters) to match is
+ * dense: a walk of the order finds its first SEARCH_WINDOW + 1 matches sooner than its index reads them.
  */
-const PROBED_USERS = 100_000;
+const DENSE_SHARE = 0.1;
 
 /** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
 export function createUsersRepository(db: Db) {
@@ -115,22 +106,20 @@ export function createUsersRepository(db: Db) {
     return index ? tested.where(index) : tested;
   };
 
-  /** Whether more than SEARCH_WINDOW of the organisation's first PROBED_USERS users (with the filters) match. */
-  async function denseSearch(orgId: string, query: UserListQuery): Promise<boolean> {
-    const first = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
-      .select('search_text')
-      .orderBy('id')
-      .limit(PROBED_USERS);
-    const matches = db
-      .selectFrom(first.as('first'))
+  /**
+   * Whether a search is dense (DENSE_SHARE): the planner's estimate of its matches through its index
+   * (EXPLAIN, from the index's statistics of pairs), against the users with the filters.
+   */
+  async function denseSearch(orgId: string, query: UserListQuery, users: number): Promise<boolean> {
+    const index = query.search ? searchIndex(query.search) : undefined;
+    if (!index) return true;
+    const [plan] = await whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
+      .where(index)
       .select(sql.lit(1).as('one'))
-      .where(searchTest(query.search ?? ''))
-      .limit(SEARCH_WINDOW + 1);
-    const row = await db
-      .selectFrom(matches.as('m'))
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow();
-    return row.n > SEARCH_WINDOW;
+      .explain('json');
+    const json = plan?.['QUERY PLAN'];
+    const estimate = Number((typeof json === 'string' ? JSON.parse(json) : json)?.[0]?.Plan?.['Plan Rows']);
+    return estimate >= users * DENSE_SHARE;
   }
 
   /** How many users match: without a search, the kept counts; with one, a count of every match. */
@@ -148,24 +137,27 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * A search's first SEARCH_WINDOW + 1 matches in join order, through its index or a walk of the key,
-   * counted; when there are no more than SEARCH_WINDOW, they are all of them: sorted here, they give
-   * the page at `offset`, wherever they lie in the order. One statement; `users` is empty past the end
-   * and when there are more.
+   * A search's first SEARCH_WINDOW + 1 matches, counted: a dense one's in join order by a walk of the
+   * key (which no search is bunched in), another's through its index. When they are all of them,
+   * sorted here, they give the page at `offset` wherever they lie in the order. One statement;
+   * `users` is empty past the end and when there are more.
    */
-  async function searchWithinWindow(orgId: string, query: UserListQuery, offset: number, limit: number) {
+  async function searchWithinWindow(
+    orgId: string,
+    query: UserListQuery,
+    offset: number,
+    limit: number,
+    dense: boolean,
+  ) {
     const { columns, descending } = orderOf(query);
     const direction = descending ? 'desc' : 'asc';
     const statement = db
       .with(
         (cte) => cte('matches').materialized(),
-        // In join order (which no search is bunched in), so that the planner weighs a walk of the key by the LIMIT:
-        // among the paths of a partitioned table's part it chooses by their whole cost otherwise.
-        () =>
-          matching(orgId, query, true)
-            .select(['id', 'sort_name'])
-            .orderBy('id')
-            .limit(SEARCH_WINDOW + 1),
+        () => {
+          const matches = matching(orgId, query, !dense).select(['id', 'sort_name']);
+          return (dense ? matches.orderBy('id') : matches).limit(SEARCH_WINDOW + 1);
+        },
       )
       .with('counted', (qb) => qb.selectFrom('matches').select(sql<number>`count(*)::int`.as('total')))
       .selectFrom('counted')
@@ -218,11 +210,11 @@ export function createUsersRepository(db: Db) {
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (query.search && !query.exactTotal) {
-        const dense = searchIndex(query.search) === undefined && (await denseSearch(orgId, query));
-        const found = dense ? undefined : await searchWithinWindow(orgId, query, offset, query.pageSize);
-        if (found && found.total <= SEARCH_WINDOW) {
-          return { users: found.users, total: { count: found.total, relation: 'eq' } };
-        }
+        const { search: _, ...filtered } = query;
+        const { count } = await countUsers(orgId, filtered);
+        const dense = await denseSearch(orgId, query, count);
+        const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
+        if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
         const users = await walkPage(orgId, query, offset, query.pageSize, false);
         return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };

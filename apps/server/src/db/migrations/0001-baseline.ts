@@ -73,20 +73,16 @@ create index if not exists users_admin_by_id_idx on users (org_id, id)
   include (status, is_external, search_text) where is_system_admin;
 create index if not exists users_admin_by_name_idx on users (org_id, sort_name, id)
   include (status, is_external, search_text) where is_system_admin;
--- Substring search. pg_trgm takes trigrams from runs of letters and digits only, so search_words() first turns
--- the punctuation of names and addresses into pairs of letters, "ǂ" (a letter no name holds) and another: a
--- search such as "o@" or "0.4" then has trigrams too. Kept in step with searchWords() in lib/user-text.ts.
-create or replace function search_words(t text) returns text language sql immutable parallel safe as $$
-  select replace(replace(replace(replace(replace(replace(replace(replace(
-    t, ' ', 'ǂa'), '.', 'ǂb'), '@', 'ǂc'), '-', 'ǂd'), '_', 'ǂe'), '''', 'ǂf'), '+', 'ǂg'), ',', 'ǂh')
+-- Substring search: each user's pairs of adjacent characters, and characters outside ASCII (a search of one). A
+-- search's pairs are all in the text of every user it matches, so the index finds them; an array's containment is
+-- exact, so a candidate is not tested again. Kept in step with searchGrams() in lib/user-text.ts.
+create or replace function search_grams(t text) returns text[] language sql immutable parallel safe as $$
+  select string_to_array(
+      regexp_replace(t, '(..)', '\\1' || chr(30), 'g') || chr(30) || regexp_replace(substr(t, 2), '(..)', '\\1' || chr(30), 'g'),
+      chr(30))
+    || string_to_array(regexp_replace(t, '[\\x01-\\x7f]+', '', 'g'), null)
 $$;
-create index if not exists users_search_words_idx on users using gin (search_words(search_text) gin_trgm_ops);
--- A search of one or two characters has no trigram. One with a character outside ASCII is answered by the
--- characters outside ASCII each user's text holds (a few per user, where ASCII letters would be most of it).
-create or replace function search_letters(t text) returns text[] language sql immutable parallel safe as $$
-  select string_to_array(regexp_replace(t, '[\\x01-\\x7f]+', '', 'g'), null)
-$$;
-create index if not exists users_search_letters_idx on users using gin (search_letters(search_text));
+create index if not exists users_search_grams_idx on users using gin (search_grams(search_text));
 
 -- Users per organisation and filter value, kept in the same transaction as every write by the triggers below.
 create table if not exists user_counts (
@@ -197,6 +193,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     db,
     `drop table sign_in_attempts, app_secrets, oidc_payloads, sessions, user_counts, users, accounts, organizations;
     drop function user_counts_insert, user_counts_delete, user_counts_update, user_counts_truncate,
-      search_words, search_letters;`,
+      search_grams;`,
   );
 }
