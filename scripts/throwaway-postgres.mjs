@@ -30,8 +30,8 @@ export function findPostgresBin() {
 
 /**
  * A PostgreSQL cluster in a temporary folder, on loopback and a free port, for this run only.
- * `locale` is its databases' locale: the tests' `C` (pg_trgm takes ASCII's letters for words, the
- * page server's other rule), the benchmarks' `C.UTF-8` (every script's, as README advises).
+ * `locale` is its databases' locale: the tests' `C`, the benchmarks' `C.UTF-8` (as a server is
+ * usually made); `sharedBuffers` PostgreSQL's own cache.
  */
 export async function startThrowawayPostgres(bin, { locale = 'C', sharedBuffers = '128MB' } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-pg-'));

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { characterTypeWarning, type Db, openDatabase } from '../src/db/database.ts';
+import { type Db, openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
@@ -115,8 +115,6 @@ async function measureWrites(db: Db, orgId: string) {
 async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | undefined) {
   const dataDir = path.join(root, '.bench', 'pglite');
   const database = await openDatabase({ databaseUrl, dataDir });
-  const warning = await characterTypeWarning(database.db);
-  if (warning) console.log(`  Warning: ${warning}`);
   const budget = BUDGET[engine];
   const violations: string[] = [];
   const check = (ok: boolean, message: string) => ok || violations.push(message);

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { characterTypeWarning, openDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
 
@@ -31,8 +31,6 @@ async function main() {
   }
   await app.listen({ host: config.host, port: config.port });
 
-  const warning = await characterTypeWarning(database.db);
-  if (warning) app.log.warn(warning);
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);
   if (config.seedDemo && !config.externalIssuer) {

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type Compilable, Kysely, type LogEvent, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { upgradeLegacySchema } from './legacy-upgrade.ts';
@@ -96,7 +95,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
+  const pglite = await PGlite.create(options.dataDir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
@@ -142,20 +141,4 @@ export async function migrate(db: Db): Promise<void> {
     if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
   }
   if (error) throw error;
-}
-
-/**
- * What an operator is told at start-up (and by the seeder) when the database's character type is C:
- * pg_trgm then takes only ASCII letters for word characters, and searches in other scripts walk.
- */
-export async function characterTypeWarning(db: Db): Promise<string | undefined> {
-  const { rows } = await sql<{ unicode: boolean; ctype: string }>`
-    select show_trgm('жжж') <> '{}' as unicode, datctype as ctype
-    from pg_database where datname = current_database()`.execute(db);
-  if (rows[0]?.unicode !== false) return undefined;
-  return (
-    `The database's character type is ${rows[0].ctype}: its trigram index takes only ASCII letters and digits, ` +
-    'so a search in another script (Cyrillic, Greek, Arabic, Indic, CJK) walks the whole organisation. ' +
-    'Create the database with a UTF-8 character type: createdb --template=template0 --locale=C.UTF-8 <name>.'
-  );
 }

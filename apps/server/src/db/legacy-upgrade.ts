@@ -22,6 +22,7 @@ drop sequence if exists user_page_bucket_versions;
 drop index if exists users_org_id_cover_idx, users_org_sort_cover_idx, users_org_status_id_cover_idx,
   users_org_status_sort_cover_idx, users_org_admin_id_cover_idx, users_org_admin_sort_cover_idx,
   users_search_domain_idx, users_search_words_trgm_idx, users_mailbox_end_idx;
+drop extension if exists pg_trgm;
 alter table users drop column if exists search_head;
 alter table users drop constraint users_pkey;
 alter table users add constraint users_pkey primary key (org_id, id)

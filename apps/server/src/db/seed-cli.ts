@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { uuidv7 } from '../lib/ids.ts';
-import { characterTypeWarning, openDatabase } from './database.ts';
+import { openDatabase } from './database.ts';
 import { seedLargeOrganization } from './seed.ts';
 
 const { values } = parseArgs({
@@ -21,8 +21,6 @@ if (!Number.isInteger(users) || users < 0) {
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const warning = await characterTypeWarning(database.db);
-if (warning) console.error(`Warning: ${warning}`);
 const slug = `org-${uuidv7().slice(-12)}`;
 const name = values.name ?? `Generated ${users.toLocaleString('en')}`;
 const started = performance.now();

@@ -75,9 +75,9 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
 
 /**
  * The test of a case-insensitive substring of name or email that every plan makes (a walk of an
- * ordered index only this one): LIKE on the lower-case search text. Inside CASE, which the planner
- * does not estimate: with the index's condition, which estimates the same users, it would take a
- * dense search for a sparse one (the two selectivities multiplied).
+ * ordered index only this one): LIKE on the lower-case search text. Inside CASE, whose selectivity
+ * the planner takes for a half: the index's condition estimates the matches better, and a search
+ * walked is one already found dense, whose walk the planner must not take for a scan of every user.
  */
 function searchTest(search: string) {
   return sql<boolean>`(case when search_text like ${`%${escapeLike(search.toLowerCase())}%`} then true end)`;
@@ -122,8 +122,11 @@ export function createUsersRepository(db: Db) {
     return estimate >= users * DENSE_SHARE;
   }
 
-  /** How many users match: without a search, the kept counts; with one, a count of every match. */
-  async function countUsers(orgId: string, query: UserListQuery): Promise<Total> {
+  /**
+   * How many users match: without a search, the kept counts; with one, a count of every match,
+   * through its index unless it is `dense`.
+   */
+  async function countUsers(orgId: string, query: UserListQuery, dense = false): Promise<Total> {
     if (!query.search) {
       const counts = whereFilters(db.selectFrom('user_counts').where('org_id', '=', orgId), query).select(
         sql<string>`coalesce(sum(n), 0)`.as('n'),
@@ -132,8 +135,8 @@ export function createUsersRepository(db: Db) {
       const row = await counts.executeTakeFirstOrThrow();
       return { count: Number(row.n), relation: 'eq' };
     }
-    const row = await matching(orgId, query, true).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    return { count: Number(row.n), relation: 'eq' };
+    const counted = matching(orgId, query, !dense).select(sql<string>`count(*)`.as('n'));
+    return { count: Number((await counted.executeTakeFirstOrThrow()).n), relation: 'eq' };
   }
 
   /**
@@ -209,17 +212,17 @@ export function createUsersRepository(db: Db) {
      */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
-      if (query.search && !query.exactTotal) {
-        const { search: _, ...filtered } = query;
-        const { count } = await countUsers(orgId, filtered);
-        const dense = await denseSearch(orgId, query, count);
+      const { search, ...filtered } = query;
+      const dense =
+        search !== undefined && (await denseSearch(orgId, query, (await countUsers(orgId, filtered)).count));
+      if (search && !query.exactTotal) {
         const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
         if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
         const users = await walkPage(orgId, query, offset, query.pageSize, false);
         return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };
       }
-      const total = await countUsers(orgId, query);
+      const total = await countUsers(orgId, query, dense);
       if (pagedWithinWindow(query, total) && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
       if (offset >= total.count) return { users: [], total };
       // A page nearer the end is read from the end: fewer index entries to pass.

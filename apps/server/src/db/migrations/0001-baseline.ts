@@ -15,8 +15,6 @@ const parts = Array.from({ length: USER_PARTS }, (_, remainder) => {
  * finish a database made by the previous migrations (`legacy-upgrade.ts`).
  */
 export const BASELINE = `
-create extension if not exists pg_trgm;
-
 create table if not exists organizations (
   id uuid primary key,
   name text not null,
