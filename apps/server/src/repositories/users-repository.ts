@@ -107,19 +107,23 @@ export function createUsersRepository(db: Db) {
   };
 
   /**
-   * Whether a search is dense (DENSE_SHARE): the planner's estimate of its matches through its index
-   * (EXPLAIN, from the index's statistics of pairs), against the users with the filters.
+   * Whether a search is dense (DENSE_SHARE): one without grams is; any other by the planner's estimate
+   * of its matches through its index (EXPLAIN, from the index's statistics), against the users with the filters.
    */
-  async function denseSearch(orgId: string, query: UserListQuery, users: number): Promise<boolean> {
+  async function denseSearch(orgId: string, query: UserListQuery): Promise<boolean> {
     const index = query.search ? searchIndex(query.search) : undefined;
     if (!index) return true;
-    const [plan] = await whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
-      .where(index)
-      .select(sql.lit(1).as('one'))
-      .explain('json');
+    const { search: _, ...filtered } = query;
+    const [[plan], users] = await Promise.all([
+      whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
+        .where(index)
+        .select(sql.lit(1).as('one'))
+        .explain('json'),
+      countUsers(orgId, filtered),
+    ]);
     const json = plan?.['QUERY PLAN'];
     const estimate = Number((typeof json === 'string' ? JSON.parse(json) : json)?.[0]?.Plan?.['Plan Rows']);
-    return estimate >= users * DENSE_SHARE;
+    return estimate >= users.count * DENSE_SHARE;
   }
 
   /**
@@ -212,10 +216,8 @@ export function createUsersRepository(db: Db) {
      */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
-      const { search, ...filtered } = query;
-      const dense =
-        search !== undefined && (await denseSearch(orgId, query, (await countUsers(orgId, filtered)).count));
-      if (search && !query.exactTotal) {
+      const dense = query.search !== undefined && (await denseSearch(orgId, query));
+      if (query.search && !query.exactTotal) {
         const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
         if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
