@@ -26,7 +26,7 @@ drop extension if exists pg_trgm;
 alter table users drop column if exists search_head;
 alter table users drop constraint users_pkey;
 alter table users add constraint users_pkey primary key (org_id, id)
-  include (status, is_system_admin, is_external, search_text, sort_name);
+  include (status, is_system_admin, is_external);
 `;
 
 /**
