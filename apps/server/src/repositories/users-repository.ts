@@ -97,6 +97,18 @@ const DENSE_SHARE = 0.1;
 
 /** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
 export function createUsersRepository(db: Db) {
+  /** The kept count of the users with the filters: a handful of rows by their key. */
+  const keptCount = (orgId: string, query: UserListQuery) =>
+    whereFilters(db.selectFrom('user_counts').where('org_id', '=', orgId), query).select(
+      sql<string>`coalesce(sum(n), 0)`.as('n'),
+    );
+  // Its plan never depends on the values: planned once for each set of filters (their values are parameters).
+  const filterSets = FILTERS.reduce<UserListQuery[]>(
+    (sets, [field]) => sets.flatMap((set) => [set, { ...set, [field]: true }]),
+    [{ pageSize: 1, pageNumber: 1 }],
+  );
+  for (const filters of filterSets) planOnce(keptCount('', filters));
+
   /** The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s condition. */
   const matching = (orgId: string, query: UserListQuery, indexed: boolean) => {
     const select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
@@ -132,11 +144,7 @@ export function createUsersRepository(db: Db) {
    */
   async function countUsers(orgId: string, query: UserListQuery, dense = false): Promise<Total> {
     if (!query.search) {
-      const counts = whereFilters(db.selectFrom('user_counts').where('org_id', '=', orgId), query).select(
-        sql<string>`coalesce(sum(n), 0)`.as('n'),
-      );
-      planOnce(counts); // A handful of rows by their key: its plan never depends on the values.
-      const row = await counts.executeTakeFirstOrThrow();
+      const row = await keptCount(orgId, query).executeTakeFirstOrThrow();
       return { count: Number(row.n), relation: 'eq' };
     }
     const counted = matching(orgId, query, !dense).select(sql<string>`count(*)`.as('n'));
@@ -218,10 +226,14 @@ export function createUsersRepository(db: Db) {
       const offset = (query.pageNumber - 1) * query.pageSize;
       const dense = query.search !== undefined && (await denseSearch(orgId, query));
       if (query.search && !query.exactTotal) {
+        // A dense search likely has more matches than the window: its walk is read beside its count.
+        const walked =
+          dense && offset < SEARCH_WINDOW ? walkPage(orgId, query, offset, query.pageSize, false) : undefined;
+        walked?.catch(() => {}); // Awaited below, unless the count finds it is not needed.
         const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
         if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
-        const users = await walkPage(orgId, query, offset, query.pageSize, false);
+        const users = await (walked ?? walkPage(orgId, query, offset, query.pageSize, false));
         return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };
       }
       const total = await countUsers(orgId, query, dense);
