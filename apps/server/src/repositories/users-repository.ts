@@ -226,14 +226,10 @@ export function createUsersRepository(db: Db) {
       const offset = (query.pageNumber - 1) * query.pageSize;
       const dense = query.search !== undefined && (await denseSearch(orgId, query));
       if (query.search && !query.exactTotal) {
-        // A dense search likely has more matches than the window: its walk is read beside its count.
-        const walked =
-          dense && offset < SEARCH_WINDOW ? walkPage(orgId, query, offset, query.pageSize, false) : undefined;
-        walked?.catch(() => {}); // Awaited below, unless the count finds it is not needed.
         const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
         if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
         if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
-        const users = await (walked ?? walkPage(orgId, query, offset, query.pageSize, false));
+        const users = await walkPage(orgId, query, offset, query.pageSize, false);
         return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };
       }
       const total = await countUsers(orgId, query, dense);
