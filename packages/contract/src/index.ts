@@ -1,5 +1,7 @@
 export * from './app-config.ts';
 export * from './errors.ts';
+export * from './export.ts';
+export * from './preferences.ts';
 export type { RenderPage, ServerRenderModule, ServerRenderRequest } from './server-render.ts';
 export * from './session.ts';
 export * from './users.ts';

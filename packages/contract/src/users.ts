@@ -17,6 +17,11 @@ export const USER_STATUSES = ['active', 'inactive', 'pending', 'disabled'] as co
 export const userStatusSchema = z.enum(USER_STATUSES);
 export type UserStatus = z.infer<typeof userStatusSchema>;
 
+/** The Last sign-in filter: in the last 30 days, not in the last 90 days (or never), never. */
+export const LAST_SIGN_IN_FILTERS = ['30d', 'not90d', 'never'] as const;
+export const lastSignInFilterSchema = z.enum(LAST_SIGN_IN_FILTERS);
+export type LastSignInFilter = z.infer<typeof lastSignInFilterSchema>;
+
 export const USER_SORTS = ['name', '-name'] as const;
 export const userSortSchema = z.enum(USER_SORTS);
 export type UserSort = z.infer<typeof userSortSchema>;
@@ -62,6 +67,13 @@ export const userListQuerySchema = z.strictObject({
   'filter[is_system_admin]': z
     .enum(['true', 'false'], { error: 'filter[is_system_admin] must be "true" or "false"' })
     .optional(),
+  'filter[is_external]': z
+    .enum(['true', 'false'], { error: 'filter[is_external] must be "true" or "false"' })
+    .optional(),
+  'filter[last_sign_in]': z
+    .enum(LAST_SIGN_IN_FILTERS, { error: 'filter[last_sign_in] must be one of 30d, not90d, never' })
+    .optional()
+    .describe('"30d": signed in during the last 30 days; "not90d": not in the last 90 days, or never; "never": never.'),
   'page[total]': z
     .enum(['exact'], { error: 'page[total] must be "exact"' })
     .optional()
@@ -79,6 +91,8 @@ export interface UserListQuery {
   search?: string;
   status?: UserStatus;
   isSystemAdmin?: boolean;
+  isExternal?: boolean;
+  lastSignIn?: LastSignInFilter;
   /** Count every match of a search (`page[total]=exact`), not only up to SEARCH_WINDOW. */
   exactTotal?: boolean;
 }
@@ -94,6 +108,8 @@ export function toUserListQuery(params: z.output<typeof userListQuerySchema>): U
   if (params['filter[is_system_admin]']) {
     query.isSystemAdmin = params['filter[is_system_admin]'] === 'true';
   }
+  if (params['filter[is_external]']) query.isExternal = params['filter[is_external]'] === 'true';
+  if (params['filter[last_sign_in]']) query.lastSignIn = params['filter[last_sign_in]'];
   if (params['page[total]'] === 'exact') query.exactTotal = true;
   return query;
 }
@@ -113,6 +129,8 @@ export function toUserListParams(query: Partial<UserListQuery>): URLSearchParams
   if (query.isSystemAdmin !== undefined) {
     params.set('filter[is_system_admin]', String(query.isSystemAdmin));
   }
+  if (query.isExternal !== undefined) params.set('filter[is_external]', String(query.isExternal));
+  if (query.lastSignIn) params.set('filter[last_sign_in]', query.lastSignIn);
   if (query.exactTotal) params.set('page[total]', 'exact');
   return params;
 }
@@ -130,6 +148,10 @@ export const userAttributesSchema = z.object({
   status: userStatusSchema,
   is_external: z.boolean(),
   is_system_admin: z.boolean(),
+  /** ISO 8601; null when the user has never signed in. */
+  last_sign_in_at: z.string().nullable(),
+  /** ISO 8601: when the user joined the organisation. */
+  created_at: z.string(),
 });
 export type UserAttributes = z.infer<typeof userAttributesSchema>;
 
@@ -160,4 +182,10 @@ export const userListDocumentSchema = z.object({
 });
 export type UserListDocument = z.infer<typeof userListDocumentSchema>;
 
+/** The answer of `GET /apis/accounts/api/v3/orgs/{org_id}/users/{id}`: one user, with the list's attributes. */
+export const userDocumentSchema = z.object({ data: userResourceSchema });
+export type UserDocument = z.infer<typeof userDocumentSchema>;
+export const userPathSchema = z.strictObject({ org_id: orgIdSchema, id: z.string() });
+
 export const usersPath = (orgId: string) => `/apis/accounts/api/v3/orgs/${encodeURIComponent(orgId)}/users`;
+export const userPath = (orgId: string, id: string) => `${usersPath(orgId)}/${encodeURIComponent(id)}`;
