@@ -4,6 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Popover from '@mui/material/Popover';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { LAST_SIGN_IN_FILTERS, type LastSignInFilter, type UserStatus } from '@users-admin/contract';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STATUS_FILTERS, type UsersFilters } from '../model/users-url-query.ts';
@@ -18,20 +19,21 @@ interface FiltersPopoverProps {
   onClose: () => void;
 }
 
-/** Status and user-type filters, applied as soon as they change (SPEC.md §2). */
+/** A boolean filter as a select's value: "all" when it is not set. */
+const fromBoolean = (value: boolean | undefined) => (value === undefined ? ALL : String(value));
+const toBoolean = (value: string) => (value === ALL ? undefined : value === 'true');
+
+/** The filters of SPEC.md §2 and issue 29, applied as soon as they change. */
 export function FiltersPopover({ id, anchor, filters, onChange, onClose }: FiltersPopoverProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const statusId = useId();
-  const active = filters.status !== undefined || filters.isSystemAdmin !== undefined;
-  const userType = filters.isSystemAdmin === undefined ? ALL : String(filters.isSystemAdmin);
+  const active = Object.values(filters).some((value) => value !== undefined);
 
-  const change = (next: Partial<Record<keyof UsersFilters, unknown>>) => {
-    const merged = { ...filters, ...next };
-    const result: UsersFilters = {};
-    if (merged.status) result.status = merged.status as NonNullable<UsersFilters['status']>;
-    if (typeof merged.isSystemAdmin === 'boolean') result.isSystemAdmin = merged.isSystemAdmin;
-    onChange(result);
+  // Every filter is kept but the one changed; an "All" leaves its key out.
+  const change = <K extends keyof UsersFilters>(key: K, value: UsersFilters[K] | undefined) => {
+    const { [key]: _changed, ...others } = filters;
+    onChange(value === undefined ? others : { ...others, [key]: value });
   };
 
   return (
@@ -60,7 +62,9 @@ export function FiltersPopover({ id, anchor, filters, onChange, onClose }: Filte
           size="small"
           label={t('users.filters.status')}
           value={filters.status ?? ALL}
-          onChange={(event) => change({ status: event.target.value === ALL ? undefined : event.target.value })}
+          onChange={(event) =>
+            change('status', event.target.value === ALL ? undefined : (event.target.value as UserStatus))
+          }
         >
           <MenuItem value={ALL}>{t('users.filters.all')}</MenuItem>
           {STATUS_FILTERS.map((status) => (
@@ -73,14 +77,39 @@ export function FiltersPopover({ id, anchor, filters, onChange, onClose }: Filte
           select
           size="small"
           label={t('users.filters.userType')}
-          value={userType}
-          onChange={(event) =>
-            change({ isSystemAdmin: event.target.value === ALL ? undefined : event.target.value === 'true' })
-          }
+          value={fromBoolean(filters.isSystemAdmin)}
+          onChange={(event) => change('isSystemAdmin', toBoolean(event.target.value))}
         >
           <MenuItem value={ALL}>{t('users.filters.all')}</MenuItem>
           <MenuItem value="true">{t('users.userType.systemAdmin')}</MenuItem>
           <MenuItem value="false">{t('users.userType.user')}</MenuItem>
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label={t('users.columns.dataSource')}
+          value={fromBoolean(filters.isExternal)}
+          onChange={(event) => change('isExternal', toBoolean(event.target.value))}
+        >
+          <MenuItem value={ALL}>{t('users.filters.all')}</MenuItem>
+          <MenuItem value="false">{t('users.dataSource.platform')}</MenuItem>
+          <MenuItem value="true">{t('users.dataSource.thirdParty')}</MenuItem>
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label={t('users.lastSignIn.column')}
+          value={filters.lastSignIn ?? ALL}
+          onChange={(event) =>
+            change('lastSignIn', event.target.value === ALL ? undefined : (event.target.value as LastSignInFilter))
+          }
+        >
+          <MenuItem value={ALL}>{t('users.lastSignIn.anyTime')}</MenuItem>
+          {LAST_SIGN_IN_FILTERS.map((filter) => (
+            <MenuItem key={filter} value={filter}>
+              {t(`users.lastSignIn.filter.${filter}`)}
+            </MenuItem>
+          ))}
         </TextField>
       </Box>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>

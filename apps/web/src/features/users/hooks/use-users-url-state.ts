@@ -2,6 +2,7 @@ import { SEARCH_MAX_LENGTH, type UserListQuery } from '@users-admin/contract';
 import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import {
+  FILTER_KEYS,
   nextSort,
   parseUsersSearchParams,
   type UsersFilters,
@@ -69,10 +70,11 @@ export function useUsersUrlState(
       },
       [update],
     ),
+    /** Sets every filter of the popover at once: one left out is cleared. */
     setFilters: useCallback(
       (filters: UsersFilters) =>
         update((q) => ({
-          ...assign(assign(q, 'status', filters.status), 'isSystemAdmin', filters.isSystemAdmin),
+          ...FILTER_KEYS.reduce((next, key) => assign(next, key, filters[key]), q),
           pageNumber: 1,
         })),
       [update],

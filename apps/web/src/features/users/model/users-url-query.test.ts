@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { nextSort, parseUsersSearchParams, writeUsersSearchParams } from './users-url-query.ts';
+import {
+  activeFilterCount,
+  filtersOf,
+  nextSort,
+  parseUsersSearchParams,
+  writeUsersSearchParams,
+} from './users-url-query.ts';
 
 const parse = (search: string) => parseUsersSearchParams(new URLSearchParams(search));
 
@@ -9,12 +15,18 @@ describe('parseUsersSearchParams', () => {
   });
 
   it('reads every parameter', () => {
-    expect(parse('page=3&pageSize=50&search=ann&status=pending&isSystemAdmin=false&sort=-name')).toEqual({
+    expect(
+      parse(
+        'page=3&pageSize=50&search=ann&status=pending&isSystemAdmin=false&isExternal=true&lastSignIn=never&sort=-name',
+      ),
+    ).toEqual({
       pageNumber: 3,
       pageSize: 50,
       search: 'ann',
       status: 'pending',
       isSystemAdmin: false,
+      isExternal: true,
+      lastSignIn: 'never',
       sort: '-name',
     });
   });
@@ -32,6 +44,9 @@ describe('parseUsersSearchParams', () => {
     ['status=archived', {}],
     ['status=disabled', {}],
     ['isSystemAdmin=yes', {}],
+    ['isExternal=1', {}],
+    ['lastSignIn=60d', {}],
+    ['lastSignIn=NEVER', {}],
     ['search=%20%20', {}],
     [`search=${'a'.repeat(201)}`, {}],
   ])('ignores the invalid %s', (search, expected) => {
@@ -49,7 +64,15 @@ describe('writeUsersSearchParams', () => {
   });
 
   it('round-trips through the parser', () => {
-    const query = { pageNumber: 7, pageSize: 100, search: 'a b', status: 'inactive', sort: 'name' } as const;
+    const query = {
+      pageNumber: 7,
+      pageSize: 100,
+      search: 'a b',
+      status: 'inactive',
+      isExternal: false,
+      lastSignIn: '30d',
+      sort: 'name',
+    } as const;
     expect(parseUsersSearchParams(writeUsersSearchParams(query))).toEqual(query);
   });
 });
@@ -58,4 +81,11 @@ it('sorts unsorted → ascending → descending → ascending', () => {
   expect(nextSort(undefined)).toBe('name');
   expect(nextSort('name')).toBe('-name');
   expect(nextSort('-name')).toBe('name');
+});
+
+it('counts and gives the four filters of the popover', () => {
+  const query = parse('status=active&isSystemAdmin=true&isExternal=false&lastSignIn=not90d&search=x&page=2');
+  expect(activeFilterCount(query)).toBe(4);
+  expect(filtersOf(query)).toEqual({ status: 'active', isSystemAdmin: true, isExternal: false, lastSignIn: 'not90d' });
+  expect(activeFilterCount(parse('isExternal=false'))).toBe(1);
 });

@@ -1,4 +1,6 @@
 import {
+  LAST_SIGN_IN_FILTERS,
+  type LastSignInFilter,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_OPTIONS,
   SEARCH_MAX_LENGTH,
@@ -20,6 +22,8 @@ export const URL_KEYS = {
   search: 'search',
   status: 'status',
   isSystemAdmin: 'isSystemAdmin',
+  isExternal: 'isExternal',
+  lastSignIn: 'lastSignIn',
   sort: 'sort',
 } as const;
 
@@ -28,7 +32,19 @@ const MAX_PAGE = 999_999_999;
 export interface UsersFilters {
   status?: UserStatus;
   isSystemAdmin?: boolean;
+  isExternal?: boolean;
+  lastSignIn?: LastSignInFilter;
 }
+
+/** The filters of the popover, in their order; each is one key of the list query. */
+export const FILTER_KEYS = [
+  'status',
+  'isSystemAdmin',
+  'isExternal',
+  'lastSignIn',
+] as const satisfies readonly (keyof UsersFilters & keyof UserListQuery)[];
+
+const readBoolean = (value: string | null) => (value === 'true' || value === 'false' ? value === 'true' : undefined);
 
 /**
  * Reads the list query from the address bar. Anything missing or invalid falls back to its default
@@ -49,8 +65,16 @@ export function parseUsersSearchParams(params: URLSearchParams): UserListQuery {
   const status = params.get(URL_KEYS.status);
   if ((STATUS_FILTERS as readonly string[]).includes(status ?? '')) query.status = status as UserStatus;
 
-  const isSystemAdmin = params.get(URL_KEYS.isSystemAdmin);
-  if (isSystemAdmin === 'true' || isSystemAdmin === 'false') query.isSystemAdmin = isSystemAdmin === 'true';
+  const isSystemAdmin = readBoolean(params.get(URL_KEYS.isSystemAdmin));
+  if (isSystemAdmin !== undefined) query.isSystemAdmin = isSystemAdmin;
+
+  const isExternal = readBoolean(params.get(URL_KEYS.isExternal));
+  if (isExternal !== undefined) query.isExternal = isExternal;
+
+  const lastSignIn = params.get(URL_KEYS.lastSignIn);
+  if ((LAST_SIGN_IN_FILTERS as readonly string[]).includes(lastSignIn ?? '')) {
+    query.lastSignIn = lastSignIn as LastSignInFilter;
+  }
 
   const sort = params.get(URL_KEYS.sort);
   if (sort === 'name' || sort === '-name') query.sort = sort;
@@ -70,6 +94,8 @@ export function writeUsersSearchParams(query: UserListQuery, base = new URLSearc
   if (query.search) params.set(URL_KEYS.search, query.search);
   if (query.status) params.set(URL_KEYS.status, query.status);
   if (query.isSystemAdmin !== undefined) params.set(URL_KEYS.isSystemAdmin, String(query.isSystemAdmin));
+  if (query.isExternal !== undefined) params.set(URL_KEYS.isExternal, String(query.isExternal));
+  if (query.lastSignIn) params.set(URL_KEYS.lastSignIn, query.lastSignIn);
   if (query.sort) params.set(URL_KEYS.sort, query.sort);
   return params;
 }
@@ -79,6 +105,17 @@ export function nextSort(sort: UserSort | undefined): UserSort {
   return sort === 'name' ? '-name' : 'name';
 }
 
+/** The popover's filters of a list query. */
+export function filtersOf(query: UserListQuery): UsersFilters {
+  const filters: UsersFilters = {};
+  if (query.status) filters.status = query.status;
+  if (query.isSystemAdmin !== undefined) filters.isSystemAdmin = query.isSystemAdmin;
+  if (query.isExternal !== undefined) filters.isExternal = query.isExternal;
+  if (query.lastSignIn) filters.lastSignIn = query.lastSignIn;
+  return filters;
+}
+
+/** How many of the popover's filters are set: the Filter button's badge. */
 export function activeFilterCount(query: UserListQuery): number {
-  return (query.status ? 1 : 0) + (query.isSystemAdmin !== undefined ? 1 : 0);
+  return FILTER_KEYS.filter((key) => query[key] !== undefined).length;
 }
