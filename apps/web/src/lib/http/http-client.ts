@@ -38,6 +38,8 @@ export interface RequestOptions {
 export interface HttpClient {
   /** GETs a JSON answer: null for 204 or a body that is not JSON; throws HttpError otherwise (SPEC.md §8). */
   get<T>(path: string, options?: RequestOptions): Promise<T | null>;
+  /** PATCHes `body` as JSON of the Accept media type, with the same answers and renewal as `get`. */
+  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T | null>;
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -49,7 +51,22 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
     const init = getRequestInit(accept, requestOptions.signal);
     // The page's first calls may have been started before its code loaded (src/early-calls.ts).
-    let response = await (early.take(path, accept) ?? doFetch(path, init));
+    return answer<T>(path, init, early.take(path, accept));
+  }
+
+  async function patch<T>(path: string, body: unknown, requestOptions: RequestOptions = {}): Promise<T | null> {
+    const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
+    const init = getRequestInit(accept, requestOptions.signal);
+    return answer<T>(path, {
+      ...init,
+      method: 'PATCH',
+      headers: { ...(init.headers as Record<string, string>), 'Content-Type': accept },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async function answer<T>(path: string, init: RequestInit, early?: Promise<Response>): Promise<T | null> {
+    let response = await (early ?? doFetch(path, init));
     if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
       // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
       if (await reauthenticate()) response = await doFetch(path, init);
@@ -61,7 +78,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return body as T | null;
   }
 
-  return { get };
+  return { get, patch };
 }
 
 function isAccountsPath(path: string): boolean {
