@@ -20,6 +20,10 @@ export interface User {
   status: UserStatus;
   isExternal: boolean;
   isSystemAdmin: boolean;
+  /** ISO 8601; null when the user has never signed in. */
+  lastSignInAt: string | null;
+  /** ISO 8601. */
+  createdAt: string;
 }
 
 export interface UsersList {
@@ -41,6 +45,8 @@ export function toUser({ id, attributes: a }: UserResource): User {
     status: a.status,
     isExternal: a.is_external,
     isSystemAdmin: a.is_system_admin,
+    lastSignInAt: a.last_sign_in_at,
+    createdAt: a.created_at,
   };
 }
 

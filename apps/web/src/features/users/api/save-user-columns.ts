@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  JSON_API_MEDIA_TYPE,
+  type PreferencesDocument,
+  preferencesPath,
+  USER_COLUMNS,
+  type UserColumn,
+} from '@users-admin/contract';
+import { type HttpClient, httpClient } from '../../../lib/http/http-client.ts';
+import { columnsOf, preferencesQueryKeys } from './get-user-columns.ts';
+
+/** Saves the chosen columns; answers them as the server kept them. */
+export async function saveUserColumns(
+  orgId: string,
+  columns: readonly UserColumn[],
+  { client = httpClient }: { client?: HttpClient } = {},
+): Promise<UserColumn[]> {
+  const document: PreferencesDocument = {
+    data: { type: 'preferences', attributes: { users_columns: USER_COLUMNS.filter((c) => columns.includes(c)) } },
+  };
+  return columnsOf(
+    await client.patch<PreferencesDocument>(preferencesPath(orgId), document, { accept: JSON_API_MEDIA_TYPE }),
+  );
+}
+
+/**
+ * Shows a new choice of columns at once and saves it. Saves run one after another (one scope), so
+ * the server keeps the last choice; a failed one puts back the columns shown before it.
+ */
+export function useSaveUserColumns(orgId: string) {
+  const queryClient = useQueryClient();
+  const key = preferencesQueryKeys.userColumns(orgId);
+  return useMutation({
+    mutationKey: key,
+    scope: { id: key.join('/') },
+    mutationFn: (columns: readonly UserColumn[]) => saveUserColumns(orgId, columns),
+    onMutate: async (columns) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<UserColumn[]>(key);
+      queryClient.setQueryData(key, [...columns]);
+      return { before };
+    },
+    onError: (_error, _columns, context) => {
+      if (context?.before) queryClient.setQueryData(key, context.before);
+    },
+    onSuccess: (saved) => {
+      // A later choice already on screen stays there: its own save answers after this one.
+      if (queryClient.isMutating({ mutationKey: key }) === 1) queryClient.setQueryData(key, saved);
+    },
+  });
+}
