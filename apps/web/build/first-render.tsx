@@ -1,13 +1,14 @@
 // Rendered at build time, on a server, by build/first-render-styles.ts: the Users page as its first
-// render in the browser draws it (English, a first page of 25 users, no filters), for the styles
+// render in the browser draws it (English, a first page of 25 users, no filters, SPEC.md's columns), for the styles
 // Emotion gives it. Not part of the page's bundle.
 import Box from '@mui/material/Box';
-import type { SessionClaims, UserStatus } from '@users-admin/contract';
+import { DEFAULT_USER_COLUMNS, type SessionClaims, type UserStatus } from '@users-admin/contract';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { initI18n } from '../src/app/i18n.ts';
 import { AppProviders, createQueryClient } from '../src/app/providers.tsx';
 import { getSessionQueryOptions } from '../src/features/session/api/get-session.ts';
+import { getUserColumnsQueryOptions } from '../src/features/users/api/get-user-columns.ts';
 import { getUsersQueryOptions, type User, type UsersList } from '../src/features/users/api/get-users.ts';
 import { UsersPage } from '../src/features/users/components/users-page.tsx';
 import { parseUsersSearchParams } from '../src/features/users/model/users-url-query.ts';
@@ -27,6 +28,8 @@ function firstPage(): UsersList {
     status: STATUSES[index % STATUSES.length] ?? 'active',
     isExternal: index % 5 === 1,
     isSystemAdmin: index % 3 === 0,
+    lastSignInAt: index % 4 === 0 ? null : '2026-01-01T00:00:00.000Z',
+    createdAt: '2025-01-01T00:00:00.000Z',
   }));
   return { users, links: { self: '/', first: '/', last: '/' }, total: 423, totalIsLowerBound: false };
 }
@@ -59,6 +62,7 @@ export function renderFirstRender(): string {
     getUsersQueryOptions(ORG_ID, parseUsersSearchParams(new URLSearchParams())).queryKey,
     firstPage(),
   );
+  queryClient.setQueryData(getUserColumnsQueryOptions(ORG_ID).queryKey, [...DEFAULT_USER_COLUMNS]);
   return renderToString(
     <MemoryRouter>
       <AppProviders queryClient={queryClient}>

@@ -2,12 +2,13 @@ import Checkbox from '@mui/material/Checkbox';
 import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import type { UserStatus } from '@users-admin/contract';
+import type { UserColumn, UserStatus } from '@users-admin/contract';
 import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
 import type { User } from '../api/get-users.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
+import { createTimeFormats, type TimeFormats } from '../utils/time-formats.ts';
 import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
@@ -33,11 +34,15 @@ export interface RowTexts {
   status: Record<UserStatus, string>;
   rowAction: Record<RowAction, string>;
   externalReason: string;
+  times: TimeFormats;
+  lastSignIn: { never: string; signedIn: (when: string) => string; neverSignedIn: string };
+  createdOn: (date: string) => string;
 }
 
 /** The rows' texts in the page's language; the same object until the language changes. */
 export function useRowTexts(): RowTexts {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
   return useMemo(
     () => ({
       selectRow: (name: string) => t('users.selection.selectRow', { name }),
@@ -46,13 +51,23 @@ export function useRowTexts(): RowTexts {
       status: t('users.status', { returnObjects: true }),
       rowAction: t('users.rowActions', { returnObjects: true }),
       externalReason: t('users.selection.externalTooltip'),
+      // Intl's pt and zh are the varieties the texts are written in (Brazilian, Simplified).
+      times: createTimeFormats(language),
+      lastSignIn: {
+        never: t('users.lastSignIn.never'),
+        signedIn: (when: string) => t('users.lastSignIn.signedIn', { when }),
+        neverSignedIn: t('users.lastSignIn.neverSignedIn'),
+      },
+      createdOn: (date: string) => t('users.created.on', { date }),
     }),
-    [t],
+    [t, language],
   );
 }
 
 interface UserRowProps {
   user: User;
+  /** The optional columns shown, in USER_COLUMNS order. */
+  columns: readonly UserColumn[];
   selected: boolean;
   onToggle: (user: User) => void;
   texts: RowTexts;
@@ -71,7 +86,45 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
-export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }: UserRowProps) {
+/**
+ * When the user last signed in, relative to now, with the exact time on hover and for screen
+ * readers. Relative to the clock of whoever draws it: the server's and the browser's may say it a
+ * second apart, which the page keeps as drawn until its next render.
+ */
+function LastSignIn({ at, texts }: { at: string | null; texts: RowTexts }) {
+  if (at === null) return texts.lastSignIn.never;
+  const exact = texts.times.dateTime(at);
+  return (
+    <>
+      <LazyTooltip title={exact} describeChild>
+        <time dateTime={at} suppressHydrationWarning>
+          {texts.times.relative(at, Date.now())}
+        </time>
+      </LazyTooltip>
+      <span className={c.hidden} suppressHydrationWarning>
+        {`, ${exact}`}
+      </span>
+    </>
+  );
+}
+
+/** Below the lg breakpoint the chosen columns but Status are told under the user's e-mail (table-layout.ts). */
+function narrowLine(user: User, columns: readonly UserColumn[], texts: RowTexts): string {
+  const parts: string[] = [];
+  if (columns.includes('data_source'))
+    parts.push(user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform);
+  if (columns.includes('user_type')) parts.push(user.isSystemAdmin ? texts.userType.systemAdmin : texts.userType.user);
+  if (columns.includes('last_sign_in')) {
+    const at = user.lastSignInAt;
+    parts.push(
+      at === null ? texts.lastSignIn.neverSignedIn : texts.lastSignIn.signedIn(texts.times.relative(at, Date.now())),
+    );
+  }
+  if (columns.includes('created')) parts.push(texts.createdOn(texts.times.date(user.createdAt)));
+  return parts.join(' · ');
+}
+
+export const UserRow = memo(function UserRow({ user, columns, selected, onToggle, texts }: UserRowProps) {
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = texts.selectRow(user.name);
   const dataSource = user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform;
@@ -80,6 +133,8 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
   const reasonId = useId();
   const shownName = revealBidiControls(user.name);
   const shownEmail = revealBidiControls(user.email);
+  const narrow = narrowLine(user, columns, texts);
+  const shown = (column: UserColumn) => columns.includes(column);
 
   return (
     <TableRow hover selected={selected}>
@@ -128,28 +183,42 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
             <p title={shownEmail} className={`${c.clamped} ${c.secondLine}`}>
               <EmailText email={shownEmail} />
             </p>
-            <p className={`${c.secondLine} ${c.narrowOnly}`}>
-              {dataSource} · {userType}
-            </p>
+            {narrow && (
+              <p className={`${c.secondLine} ${c.narrowOnly}`} suppressHydrationWarning>
+                {narrow}
+              </p>
+            )}
           </div>
         </div>
       </TableCell>
-      <TableCell className={c.wideOnly}>{dataSource}</TableCell>
-      <TableCell>
-        <div>{texts.status[user.status]}</div>
-        {rowAction && (
-          <Link
-            component="button"
-            type="button"
-            variant="body2"
-            className={c.rowAction}
-            onClick={() => console.info(`[stub] ${rowAction} for user ${user.id} (${user.email}): no call is made`)}
-          >
-            {texts.rowAction[rowAction]}
-          </Link>
-        )}
-      </TableCell>
-      <TableCell className={c.wideOnly}>{userType}</TableCell>
+      {shown('data_source') && <TableCell className={c.wideOnly}>{dataSource}</TableCell>}
+      {shown('status') && (
+        <TableCell>
+          <div>{texts.status[user.status]}</div>
+          {rowAction && (
+            <Link
+              component="button"
+              type="button"
+              variant="body2"
+              className={c.rowAction}
+              onClick={() => console.info(`[stub] ${rowAction} for user ${user.id} (${user.email}): no call is made`)}
+            >
+              {texts.rowAction[rowAction]}
+            </Link>
+          )}
+        </TableCell>
+      )}
+      {shown('user_type') && <TableCell className={c.wideOnly}>{userType}</TableCell>}
+      {shown('last_sign_in') && (
+        <TableCell className={`${c.wideOnly} ${c.time}`}>
+          <LastSignIn at={user.lastSignInAt} texts={texts} />
+        </TableCell>
+      )}
+      {shown('created') && (
+        <TableCell className={`${c.wideOnly} ${c.time}`}>
+          <time dateTime={user.createdAt}>{texts.times.date(user.createdAt)}</time>
+        </TableCell>
+      )}
     </TableRow>
   );
 });

@@ -1,5 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_USER_COLUMNS, USER_COLUMNS, type UserColumn } from '@users-admin/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { switchLanguage } from '../../../app/i18n.ts';
 import { demoUser } from '../../../testing/users-fixtures.ts';
 import { toUser } from '../api/get-users.ts';
@@ -13,10 +14,11 @@ afterEach(async () => {
 
 const users = [1, 2, 5, 7].map((n) => toUser(demoUser(n)));
 const ignore = () => undefined;
-const renderTable = () =>
+const renderTable = (columns: readonly UserColumn[] = DEFAULT_USER_COLUMNS) =>
   render(
     <UsersTable
       users={users}
+      columns={columns}
       selection={EMPTY_SELECTION}
       sort={undefined}
       onToggleRow={ignore}
@@ -57,3 +59,56 @@ describe('the rows of the users table', () => {
     expect(cellsOf('User 001').checkbox).toHaveAccessibleName('User 001 auswählen');
   });
 });
+
+describe('the chosen columns of the users table (issue 29)', () => {
+  const headers = () => screen.getAllByRole('columnheader').map((header) => header.textContent);
+
+  it('shows SPEC.md’s columns by default, and only the chosen ones', () => {
+    const { unmount } = renderTable();
+    expect(headers()).toEqual(['', 'User', 'Data source', 'Status', 'User type']);
+    unmount();
+    renderTable(['status', 'created']);
+    expect(headers()).toEqual(['', 'User', 'Status', 'Created']);
+    expect(screen.getAllByRole('row')[1]?.querySelectorAll('td, th')).toHaveLength(4);
+  });
+
+  it('says the last sign-in relative to now, with the exact time for screen readers, or Never', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 23), toFake: ['Date'] });
+    try {
+      renderTable([...USER_COLUMNS]);
+      expect(headers()).toEqual(['', 'User', 'Data source', 'Status', 'User type', 'Last sign-in', 'Created']);
+      // User 001 signed in an hour before the fixture's day; User 004 never did (users-fixtures.ts).
+      const cells = (name: string) => [...(cellsRow(name)?.querySelectorAll('td') ?? [])].map((c) => c.textContent);
+      expect(cells('User 001').at(-2)).toBe('3 days ago, November 19, 2026 at 11:00 PM UTC');
+      expect(cells('User 001').at(-1)).toBe('Jan 2, 2025');
+      expect(screen.getAllByRole('row')[1]?.querySelector('time')).toHaveAttribute(
+        'datetime',
+        '2026-11-19T23:00:00.000Z',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says Never for a user who never signed in, and tells the chosen columns under the e-mail for narrow screens', () => {
+    const never = toUser({ ...demoUser(4), attributes: { ...demoUser(4).attributes, last_sign_in_at: null } });
+    render(
+      <UsersTable
+        users={[never]}
+        columns={['status', 'last_sign_in', 'created']}
+        selection={EMPTY_SELECTION}
+        sort={undefined}
+        onToggleRow={ignore}
+        onTogglePage={ignore}
+        onToggleSort={ignore}
+      />,
+    );
+    const row = cellsRow('User 004');
+    expect(row?.querySelectorAll('td')[2]?.textContent).toBe('Never');
+    expect(row?.querySelector('.UsersTable-narrowOnly')?.textContent).toBe('Never signed in · Created Jan 5, 2025');
+  });
+});
+
+function cellsRow(name: string) {
+  return screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr');
+}

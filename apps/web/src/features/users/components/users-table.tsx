@@ -8,8 +8,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 
-import type { UserSort } from '@users-admin/contract';
-import { memo } from 'react';
+import type { UserColumn, UserSort } from '@users-admin/contract';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import type { User } from '../api/get-users.ts';
@@ -23,6 +23,8 @@ interface UsersTableProps {
   /** While the next rows load, the shown rows cannot be used (the header and footer still can). */
   inert?: boolean;
   users: User[];
+  /** The optional columns shown, in USER_COLUMNS order. */
+  columns: readonly UserColumn[];
   selection: Selection;
   sort: UserSort | undefined;
   onToggleRow: (user: User) => void;
@@ -31,6 +33,7 @@ interface UsersTableProps {
 }
 
 interface UsersTableHeadProps {
+  columns: readonly UserColumn[];
   checked: boolean;
   indeterminate: boolean;
   disabled: boolean;
@@ -41,6 +44,7 @@ interface UsersTableHeadProps {
 
 /** Memoised: while the next rows load, or as rows are picked one by one, the head mostly stays. */
 const UsersTableHead = memo(function UsersTableHead({
+  columns,
   checked,
   indeterminate,
   disabled,
@@ -73,15 +77,31 @@ const UsersTableHead = memo(function UsersTableHead({
             )}
           </TableSortLabel>
         </TableCell>
-        <TableCell className={cellClasses.wideOnly}>
-          <ColumnHeader label={t('users.columns.dataSource')} info={t('users.columns.dataSourceInfo')} />
-        </TableCell>
-        <TableCell>
-          <ColumnHeader label={t('users.columns.status')} info={t('users.columns.statusInfo')} />
-        </TableCell>
-        <TableCell className={cellClasses.wideOnly}>
-          <ColumnHeader label={t('users.columns.userType')} info={t('users.columns.userTypeInfo')} />
-        </TableCell>
+        {columns.includes('data_source') && (
+          <TableCell className={cellClasses.wideOnly}>
+            <ColumnHeader label={t('users.columns.dataSource')} info={t('users.columns.dataSourceInfo')} />
+          </TableCell>
+        )}
+        {columns.includes('status') && (
+          <TableCell>
+            <ColumnHeader label={t('users.columns.status')} info={t('users.columns.statusInfo')} />
+          </TableCell>
+        )}
+        {columns.includes('user_type') && (
+          <TableCell className={cellClasses.wideOnly}>
+            <ColumnHeader label={t('users.columns.userType')} info={t('users.columns.userTypeInfo')} />
+          </TableCell>
+        )}
+        {columns.includes('last_sign_in') && (
+          <TableCell className={cellClasses.wideOnly}>
+            <ColumnHeader label={t('users.lastSignIn.column')} info={t('users.lastSignIn.info')} />
+          </TableCell>
+        )}
+        {columns.includes('created') && (
+          <TableCell className={cellClasses.wideOnly}>
+            <ColumnHeader label={t('users.created.column')} info={t('users.created.info')} />
+          </TableCell>
+        )}
       </TableRow>
     </TableHead>
   );
@@ -90,6 +110,7 @@ const UsersTableHead = memo(function UsersTableHead({
 export function UsersTable({
   inert = false,
   users,
+  columns,
   selection,
   sort,
   onToggleRow,
@@ -97,11 +118,14 @@ export function UsersTable({
   onToggleSort,
 }: UsersTableProps) {
   const rowTexts = useRowTexts();
+  // The same object while the number of columns stays: Emotion then has nothing to work out again.
+  const styles = useMemo(() => tableStyles(columns.length), [columns.length]);
 
   return (
     <TableContainer>
-      <Table aria-labelledby={PAGE_TITLE_ID} sx={tableStyles}>
+      <Table aria-labelledby={PAGE_TITLE_ID} sx={styles}>
         <UsersTableHead
+          columns={columns}
           {...pageCheckboxState(selection, users)}
           sort={sort}
           onTogglePage={onTogglePage}
@@ -118,6 +142,7 @@ export function UsersTable({
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are recycled by position on purpose (above).
               key={position}
               user={user}
+              columns={columns}
               selected={isSelected(selection, user)}
               onToggle={onToggleRow}
               texts={rowTexts}

@@ -1,0 +1,60 @@
+/**
+ * The times of the Last sign-in and Created columns, in the page's language. Written in UTC, and
+ * saying so: the server draws the first render (entry-server.tsx) without knowing the browser's
+ * time zone, and the page takes that render over as it is, so both must write the same text.
+ */
+export interface TimeFormats {
+  /** "3 days ago", "yesterday", "now". */
+  relative(iso: string, now: number): string;
+  /** The date and time to the minute, with its time zone. */
+  dateTime(iso: string): string;
+  /** The date alone. */
+  date(iso: string): string;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The largest unit a time difference is at least one of, as people say it: "3 weeks ago", not "21
+ * days ago"; months and years by their average lengths.
+ */
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365.25 * DAY],
+  ['month', (365.25 / 12) * DAY],
+  ['week', 7 * DAY],
+  ['day', DAY],
+  ['hour', HOUR],
+  ['minute', MINUTE],
+  ['second', SECOND],
+];
+
+export function createTimeFormats(language: string): TimeFormats {
+  const relative = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const dateTime = new Intl.DateTimeFormat(language, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
+  const dateTimeZone = new Intl.DateTimeFormat(language, { timeZone: 'UTC', timeZoneName: 'short' });
+  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const zoneName = (time: Date) =>
+    dateTimeZone.formatToParts(time).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
+
+  return {
+    relative(iso, now) {
+      const elapsed = now - Date.parse(iso);
+      // A clock a little ahead of the server's: a sign-in "in 2 seconds" is one now.
+      const past = Math.max(0, elapsed);
+      const [unit, length] = UNITS.find(([, size]) => past >= size) ?? ['second', SECOND];
+      return relative.format(-Math.floor(past / length), unit);
+    },
+    dateTime(iso) {
+      const time = new Date(iso);
+      return `${dateTime.format(time)} ${zoneName(time)}`;
+    },
+    date: (iso) => date.format(new Date(iso)),
+  };
+}
