@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { DEFAULT_USER_COLUMNS } from '@users-admin/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { locationRef, renderWithProviders } from '../../../testing/render.tsx';
 import { usersDocument } from '../../../testing/users-fixtures.ts';
@@ -28,6 +29,12 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (input: string) => {
       const url = new URL(input, 'http://localhost');
+      // The chosen columns (issue 29): SPEC.md's; users-page.columns.test.tsx tests them.
+      if (url.pathname.endsWith('/preferences')) {
+        return jsonResponse(200, {
+          data: { type: 'preferences', attributes: { users_columns: [...DEFAULT_USER_COLUMNS] } },
+        });
+      }
       requests.push(url);
       return handler(url);
     }),

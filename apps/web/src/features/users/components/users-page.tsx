@@ -1,12 +1,14 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
+import type { UserColumn } from '@users-admin/contract';
 import { type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
+import { useUserColumns } from '../api/get-user-columns.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
 import { isPageBeyondWindow, lastPageInWindow } from '../api/search-window.ts';
 import { useUsersSelection } from '../hooks/use-users-selection.ts';
@@ -21,9 +23,10 @@ import {
   togglePage,
   toggleRow,
 } from '../model/selection.ts';
-import { activeFilterCount } from '../model/users-url-query.ts';
+import { activeFilterCount, filtersOf } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
+import { ColumnsButton } from './columns-button.tsx';
 import { FilterButton } from './filter-button.tsx';
 import { PageHeader } from './page-header.tsx';
 import { SearchBox } from './search-box.tsx';
@@ -37,6 +40,8 @@ const UsersPagination = lazyPart(
   () => retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
   { inFirstRender: true },
 );
+
+const NO_COLUMNS: readonly UserColumn[] = [];
 
 export interface UsersPageProps {
   /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
@@ -60,6 +65,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     },
   });
   const users = useUsers(orgId || undefined, query);
+  const columns = useUserColumns(orgId || undefined);
   const data = users.data;
   const { selection, updateSelection, selectionTotal, countFailed, recount } = useUsersSelection(
     orgId || undefined,
@@ -74,7 +80,9 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   const beyondWindow = isPageBeyondWindow(users.error);
   const unauthorized = orgId === '' || refused;
   const failed = sessionFailed || (users.isError && !refused && !beyondWindow);
-  const loading = !failed && !unauthorized && (users.isPending || users.isPlaceholderData || beyondWindow);
+  // The rows wait for the chosen columns too: drawn once, never first with SPEC.md's and then with others.
+  const loading =
+    !failed && !unauthorized && (users.isPending || users.isPlaceholderData || beyondWindow || columns === undefined);
   const filtered = query.search !== undefined || activeFilterCount(query) > 0;
 
   // A page number past the end (an old link, fewer users now): show the last page instead.
@@ -142,6 +150,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
         <UsersTable
           inert={loading}
           users={rows}
+          columns={columns ?? NO_COLUMNS}
           selection={selection}
           sort={query.sort}
           onToggleRow={onToggleRow}
@@ -192,14 +201,8 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
                 canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
                 onAction={onAction}
               />
-              <FilterButton
-                filters={{
-                  ...(query.status ? { status: query.status } : {}),
-                  ...(query.isSystemAdmin !== undefined ? { isSystemAdmin: query.isSystemAdmin } : {}),
-                }}
-                activeCount={activeFilterCount(query)}
-                onChange={setFilters}
-              />
+              <FilterButton filters={filtersOf(query)} activeCount={activeFilterCount(query)} onChange={setFilters} />
+              {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
             </Box>
           </Box>
           <Paper
