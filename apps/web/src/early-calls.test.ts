@@ -4,6 +4,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 const QUERY = '?page%5Bsize%5D=50&sort=-name&filter%5Bstatus%5D=pending';
 const LIST = `/apis/accounts/api/v3/orgs/o1/users${QUERY}`;
 const HINT = 'users-admin.organisation';
+const PREFERENCES = '/apis/accounts/api/v3/orgs/o1/preferences';
 
 /** Loads src/early-calls.ts afresh at `address`, with the session answering `claims` (and `status`). */
 async function loadAt(address: string, claims: unknown, status = 200) {
@@ -33,9 +34,10 @@ it("starts the session lookup at once, and the address's list call before it han
   const session = earlyCalls.take(SESSION_PATH, 'application/json');
   expect(session).toBeDefined();
   await session;
-  // By the time the session's answer is handed over, the list call is under way.
-  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  // By the time the session's answer is handed over, the list call is under way, and the chosen columns' (issue 29).
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST, PREFERENCES]);
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  expect(earlyCalls.take(PREFERENCES, JSON_API_MEDIA_TYPE)).toBeDefined();
   // The next start-up will not wait for the session to ask for this organisation's list.
   expect(localStorage.getItem(HINT)).toBe('o1');
 });
@@ -43,11 +45,12 @@ it("starts the session lookup at once, and the address's list call before it han
 it("starts the list call of the last session's organisation beside the session lookup, and no other when the session names it", async () => {
   localStorage.setItem(HINT, 'o1');
   const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
-  // Both at once, before the session has answered.
-  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  // All at once, before the session has answered.
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST, PREFERENCES]);
   await earlyCalls.take(SESSION_PATH, 'application/json');
-  expect(fetch).toHaveBeenCalledTimes(2);
+  expect(fetch).toHaveBeenCalledTimes(3);
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  expect(earlyCalls.take(PREFERENCES, JSON_API_MEDIA_TYPE)).toBeDefined();
 });
 
 it("asks for the session's organisation when the last session's was another, and remembers it", async () => {
@@ -57,11 +60,15 @@ it("asks for the session's organisation when the last session's was another, and
   expect(fetch.mock.calls.map(([input]) => input)).toEqual([
     SESSION_PATH,
     `/apis/accounts/api/v3/orgs/o2/users${QUERY}`,
+    '/apis/accounts/api/v3/orgs/o2/preferences',
     LIST,
+    PREFERENCES,
   ]);
   // The page asks for o1's list only: it finds o1's call; o2's is dropped.
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
+  expect(earlyCalls.take(PREFERENCES, JSON_API_MEDIA_TYPE)).toBeDefined();
   expect(earlyCalls.take(`/apis/accounts/api/v3/orgs/o2/users${QUERY}`, JSON_API_MEDIA_TYPE)).toBeUndefined();
+  expect(earlyCalls.take('/apis/accounts/api/v3/orgs/o2/preferences', JSON_API_MEDIA_TYPE)).toBeUndefined();
   expect(localStorage.getItem(HINT)).toBe('o1');
 });
 
@@ -69,10 +76,11 @@ it("drops the last session's organisation's list call when the session lookup is
   localStorage.setItem(HINT, 'o1');
   const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { error: 'x' }, 401);
   await earlyCalls.take(SESSION_PATH, 'application/json');
-  expect(fetch).toHaveBeenCalledTimes(2);
+  expect(fetch).toHaveBeenCalledTimes(3);
   // Refused too: the page, once signed in again, makes the list call itself rather than adopting
   // this one, whose 401 would start a second silent sign-in.
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeUndefined();
+  expect(earlyCalls.take(PREFERENCES, JSON_API_MEDIA_TYPE)).toBeUndefined();
   expect(localStorage.getItem(HINT)).toBe('o1');
 });
 
@@ -85,7 +93,7 @@ it('starts at once without storage (switched off), as a first visit', async () =
   });
   const { fetch, earlyCalls } = await loadAt('/?status=pending&sort=-name&pageSize=50', { org_id: 'o1' });
   await earlyCalls.take(SESSION_PATH, 'application/json');
-  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST]);
+  expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST, PREFERENCES]);
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
 });
 

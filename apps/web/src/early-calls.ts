@@ -1,12 +1,12 @@
-// The Users page's first two calls, started as soon as the HTML is read (issue 6): the session
-// lookup, and the list the address asks for, of the session's organisation (or, beside the lookup,
-// of the organisation this browser last saw, below). The HTML loads this small
+// The Users page's first calls, started as soon as the HTML is read (issue 6): the session
+// lookup, then the list the address asks for and the administrator's chosen columns (issue 29), of
+// the session's organisation (or, beside the lookup, of the organisation this browser last saw, below). The HTML loads this small
 // script beside the page's bundle (build/early-calls-script.ts); without it both calls would wait
 // for the whole bundle to download and run. The page adopts the answers through its HTTP client
 // (lib/http/early-calls.ts), so a refused or failed answer takes the usual paths (SPEC.md §4, §8).
 // main.tsx imports this module first, so the calls start before the page's own, whichever script
 // arrives first.
-import { JSON_API_MEDIA_TYPE, SESSION_PATH } from '@users-admin/contract';
+import { JSON_API_MEDIA_TYPE, preferencesPath, SESSION_PATH } from '@users-admin/contract';
 import { paths } from './config/paths.ts';
 import { usersListUrl } from './features/users/api/users-list-url.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
@@ -24,10 +24,11 @@ const lastOrganisation = createHint('users-admin.organisation');
 // Not in the silent sign-in's hidden frame, nor on the other routes.
 if (window.location.pathname === paths.users && window.parent === window) {
   const query = parseUsersSearchParams(new URLSearchParams(window.location.search));
-  const listUrl = (orgId: string) => usersListUrl(orgId, query);
+  // The list and the chosen columns: the page draws its table once it has both.
+  const calls = (orgId: string) => [usersListUrl(orgId, query), preferencesPath(orgId)];
   const remembered = lastOrganisation.read();
   // The session's answer is offered once the list call has started from it, so the page, which
-  // waits for the session before asking for the list, always finds the list call under way.
+  // waits for the session before asking for the list, always finds the list call under way (and the columns').
   const session = fetch(SESSION_PATH, getRequestInit(JSON_MEDIA_TYPE)).then(async (response) => {
     let orgId: string | undefined;
     if (response.ok) {
@@ -42,15 +43,15 @@ if (window.location.pathname === paths.users && window.parent === window) {
     if (orgId === remembered) return response;
     // A refused lookup (the page signs in again, then asks for the list itself: its early call
     // was refused too, and adopting it would make a second sign-in), or another organisation.
-    if (remembered) earlyCalls.drop(listUrl(remembered), JSON_API_MEDIA_TYPE);
+    if (remembered) for (const call of calls(remembered)) earlyCalls.drop(call, JSON_API_MEDIA_TYPE);
     if (orgId) {
-      earlyCalls.start(listUrl(orgId), JSON_API_MEDIA_TYPE);
+      for (const call of calls(orgId)) earlyCalls.start(call, JSON_API_MEDIA_TYPE);
       lastOrganisation.write(orgId);
     }
     return response;
   });
   earlyCalls.offer(SESSION_PATH, JSON_MEDIA_TYPE, session);
-  if (remembered) earlyCalls.start(listUrl(remembered), JSON_API_MEDIA_TYPE);
+  if (remembered) for (const call of calls(remembered)) earlyCalls.start(call, JSON_API_MEDIA_TYPE);
 
   // The page formats its counts with Intl.NumberFormat (i18next's `{{count, number}}`), whose first
   // use in a new document loads the browser's number data: 14–24 ms here, in the middle of the

@@ -3,15 +3,23 @@
 // after the page's code has downloaded and run. Built apart (`vite build --ssr`, apps/web/dist-server)
 // and called by the API server's web-app plugin (apps/server/src/plugins/web-app.ts).
 //
-// It makes the page's own two calls, session lookup and users list, through the server (with the
-// browser's cookies), and renders the page's own components with their answers. Whenever that is
+// It makes the page's own calls, session lookup, users list and chosen columns, through the server
+// (with the browser's cookies), and renders the page's own components with their answers. Whenever that is
 // not the page the browser would draw on its own (no session, a refused call, a language written
 // right to left), it draws nothing and the server sends the plain page. The browser still makes
 // its calls as SPEC.md §7 says, and takes the drawn page over once they have answered (main.tsx):
 // until then the drawn page is inert, as its controls do nothing before the page's code runs.
 import createCache from '@emotion/cache';
 import type { QueryClient } from '@tanstack/react-query';
-import { SESSION_PATH, type ServerRenderRequest, type SessionClaims, usersPath } from '@users-admin/contract';
+import {
+  preferencesPath,
+  SESSION_PATH,
+  type ServerRenderRequest,
+  type SessionClaims,
+  USER_COLUMNS,
+  type UserColumn,
+  usersPath,
+} from '@users-admin/contract';
 import type { i18n as I18n } from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
@@ -24,6 +32,7 @@ import { SERVER_RENDERED_ATTRIBUTE } from './app/server-rendered.ts';
 import { preloadAllLazyParts } from './components/lazy-part.ts';
 import { paths } from './config/paths.ts';
 import { getSession, getSessionQueryOptions } from './features/session/api/get-session.ts';
+import { getUserColumns, getUserColumnsQueryOptions } from './features/users/api/get-user-columns.ts';
 import { getUsers, getUsersQueryOptions, type UsersList } from './features/users/api/get-users.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
 import { createEarlyCalls } from './lib/http/early-calls.ts';
@@ -51,11 +60,16 @@ export async function renderPage(request: ServerRenderRequest): Promise<string |
   });
   let session: SessionClaims;
   let list: UsersList;
+  let columns: UserColumn[];
   const query = parseUsersSearchParams(url.searchParams);
   try {
     session = await getSession({ client, signIn: async () => false });
     if (session.org_id === '') return undefined;
-    list = await getUsers(session.org_id, query, { client });
+    // Without the chosen columns the drawn table could be another than the browser's: none is drawn.
+    [list, columns] = await Promise.all([
+      getUsers(session.org_id, query, { client }),
+      getUserColumns(session.org_id, { client }),
+    ]);
   } catch {
     return undefined;
   }
@@ -69,6 +83,7 @@ export async function renderPage(request: ServerRenderRequest): Promise<string |
   const queryClient: QueryClient = createQueryClient();
   queryClient.setQueryData(getSessionQueryOptions().queryKey, session);
   queryClient.setQueryData(getUsersQueryOptions(session.org_id, query).queryKey, list);
+  queryClient.setQueryData(getUserColumnsQueryOptions(session.org_id).queryKey, columns);
   queryClient.setQueryData(
     getAppConfigQueryOptions().queryKey,
     resolveAppConfig(parseAppConfig(request.config), request.location),
@@ -114,11 +129,17 @@ const WARM_UP_ANSWERS: Record<string, unknown> = {
           status: 'pending',
           is_external: false,
           is_system_admin: true,
+          last_sign_in_at: '2026-01-01T00:00:00.000Z',
+          created_at: '2025-01-01T00:00:00.000Z',
         },
       },
     ],
     links: { self: '/', first: '/', last: '/' },
     meta: { total_count: 1, total_count_relation: 'eq' },
+  },
+  // Every column, so that the first page drawn for someone runs none of their code for the first time.
+  [preferencesPath('warm-up')]: {
+    data: { type: 'preferences', id: 'warm-up', attributes: { users_columns: [...USER_COLUMNS] } },
   },
 };
 

@@ -11,6 +11,7 @@ import { SERVER_RENDERED_ATTRIBUTE } from './app/server-rendered.ts';
 import { preloadFirstRenderParts } from './components/lazy-part.ts';
 import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
+import { getUserColumnsQueryOptions } from './features/users/api/get-user-columns.ts';
 import { getUsersQueryOptions } from './features/users/api/get-users.ts';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
 import { earlyCalls } from './lib/http/early-calls.ts';
@@ -18,8 +19,8 @@ import { earlyCalls } from './lib/http/early-calls.ts';
 initI18n();
 
 // The Users page's calls go into the query cache now, before the page mounts: the session
-// (organisation and language), then the list the address asks for, do not wait for React, the
-// lazy parts or the start-up scripts (issue 6). Both usually adopt the early calls' answers
+// (organisation and language), then the list the address asks for and the chosen columns (issue
+// 29), do not wait for React, the lazy parts or the start-up scripts (issue 6). Both usually adopt the early calls' answers
 // (early-calls.ts); the page finds them in its query cache, under way or answered.
 const queryClient = createQueryClient();
 const startQuery = parseUsersSearchParams(new URLSearchParams(window.location.search));
@@ -28,7 +29,12 @@ if (window.location.pathname === paths.users) {
   firstRows = queryClient
     .fetchQuery(getSessionQueryOptions())
     .then((session) =>
-      session.org_id ? queryClient.prefetchQuery(getUsersQueryOptions(session.org_id, startQuery)) : undefined,
+      session.org_id
+        ? Promise.all([
+            queryClient.prefetchQuery(getUsersQueryOptions(session.org_id, startQuery)),
+            queryClient.prefetchQuery(getUserColumnsQueryOptions(session.org_id)),
+          ])
+        : undefined,
     )
     .catch(() => undefined)
     .finally(earlyCalls.close);
@@ -67,7 +73,10 @@ function mount() {
   const answered = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
   const session = queryClient.getQueryData(getSessionQueryOptions().queryKey);
   const hydratable =
-    serverRendered && session !== undefined && answered(getUsersQueryOptions(session.org_id, startQuery).queryKey);
+    serverRendered &&
+    session !== undefined &&
+    answered(getUsersQueryOptions(session.org_id, startQuery).queryKey) &&
+    answered(getUserColumnsQueryOptions(session.org_id).queryKey);
   if (hydratable) {
     hydrateRoot(root, app);
     return;
