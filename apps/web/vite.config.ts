@@ -55,6 +55,8 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
       // not use, can drop out with zod. `wholeNumber` is the contract's own schema helper.
       treeshake: {
         manualPureFunctions: ['z', 'wholeNumber'],
+        // Nor has reading a property, such as a list's length in a schema's bound.
+        propertyReadSideEffects: false,
         // @emotion/react imports hoist-non-react-statics (CommonJS, with an old react-is) for its
         // withTheme only, which the page does not use; the package is not marked free of side
         // effects, so it stayed in the first render: 0.9 KB gzip.
