@@ -49,6 +49,8 @@ export interface ApiUser {
     status: 'active' | 'inactive' | 'pending' | 'disabled';
     is_external: boolean;
     is_system_admin: boolean;
+    last_sign_in_at: string | null;
+    created_at: string;
   };
 }
 export interface ApiList {
@@ -308,8 +310,8 @@ export class UsersPage {
     return this.filtersDialog;
   }
 
-  /** Picks an option of the Status or User type select inside the open Filters dialog. */
-  async chooseFilter(select: 'Status' | 'User type', option: string): Promise<void> {
+  /** Picks an option of one of the selects inside the open Filters dialog. */
+  async chooseFilter(select: 'Status' | 'User type' | 'Data source' | 'Last sign-in', option: string): Promise<void> {
     await this.filtersDialog.getByRole('combobox', { name: select }).click();
     await this.page.getByRole('listbox', { name: select }).getByRole('option', { name: option, exact: true }).click();
     await this.page.getByRole('listbox').waitFor({ state: 'detached' });
