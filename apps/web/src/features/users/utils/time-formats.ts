@@ -38,10 +38,7 @@ export function createTimeFormats(language: string): TimeFormats {
     timeStyle: 'short',
     timeZone: 'UTC',
   });
-  const dateTimeZone = new Intl.DateTimeFormat(language, { timeZone: 'UTC', timeZoneName: 'short' });
   const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
-  const zoneName = (time: Date) =>
-    dateTimeZone.formatToParts(time).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
 
   return {
     relative(iso, now) {
@@ -51,10 +48,8 @@ export function createTimeFormats(language: string): TimeFormats {
       const [unit, length] = UNITS.find(([, size]) => past >= size) ?? ['second', SECOND];
       return relative.format(-Math.floor(past / length), unit);
     },
-    dateTime(iso) {
-      const time = new Date(iso);
-      return `${dateTime.format(time)} ${zoneName(time)}`;
-    },
+    // Intl cannot name the zone beside a dateStyle; "UTC" is written so in every language here.
+    dateTime: (iso) => `${dateTime.format(new Date(iso))} UTC`,
     date: (iso) => date.format(new Date(iso)),
   };
 }
