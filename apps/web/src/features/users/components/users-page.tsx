@@ -31,7 +31,7 @@ import { FilterButton } from './filter-button.tsx';
 import { PageHeader } from './page-header.tsx';
 import { SearchBox } from './search-box.tsx';
 import { SelectionBanner } from './selection-banner.tsx';
-import { LoadError, LoadingOverlay, NoResults, NotFound, Unauthorized } from './users-states.tsx';
+import { LoadingOverlay, NoResults, Unauthorized } from './users-states.tsx';
 import { UsersTable } from './users-table.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
@@ -40,6 +40,11 @@ const UsersPagination = lazyPart(
   () => retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
   { inFirstRender: true },
 );
+
+// The alerts of a search that matched nothing and of a failed load, in their own chunk, as the footer.
+const loadAlerts = retryingImport(() => import('./users-alerts.tsx'));
+const NotFound = lazyPart(() => loadAlerts().then((module) => module.NotFound), { inFirstRender: true });
+const LoadError = lazyPart(() => loadAlerts().then((module) => module.LoadError), { inFirstRender: true });
 
 const NO_COLUMNS: readonly UserColumn[] = [];
 
@@ -96,6 +101,10 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     if (beyondWindow) clampPage(lastPageInWindow(query.pageSize));
   }, [beyondWindow, query.pageSize, clampPage]);
 
+  // The alerts' code comes once the page is up, so that an alert never waits for it, nor goes
+  // missing when the network it would report on has gone.
+  useEffect(() => void loadAlerts().catch(() => undefined), []);
+
   // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
   const tableArea = useRef<HTMLDivElement>(null);
   const goToPage = useCallback(
@@ -132,9 +141,19 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
 
   let body: ReactNode;
   if (failed) {
-    body = <LoadError onRetry={() => (sessionFailed ? onRetrySession?.() : void users.refetch())} />;
+    body = (
+      <Suspense fallback={null}>
+        <LoadError onRetry={() => (sessionFailed ? onRetrySession?.() : void users.refetch())} />
+      </Suspense>
+    );
   } else if (settled && total === 0) {
-    body = filtered ? <NotFound search={query.search} /> : <NoResults />;
+    body = filtered ? (
+      <Suspense fallback={null}>
+        <NotFound search={query.search} />
+      </Suspense>
+    ) : (
+      <NoResults />
+    );
   } else {
     body = (
       <>

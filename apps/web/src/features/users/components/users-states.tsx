@@ -1,5 +1,4 @@
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -27,37 +26,6 @@ export function NoResults() {
     <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1, py: 8, px: 2, textAlign: 'center' }}>
       <SearchOffIcon sx={{ fontSize: 48, color: 'text.secondary' }} />
       <Typography variant="h2">{t('users.states.noResults')}</Typography>
-    </Box>
-  );
-}
-
-/** A search or filter matched nothing (SPEC.md §8, not found). */
-export function NotFound({ search }: { search: string | undefined }) {
-  const { t } = useTranslation();
-  return (
-    <Box sx={{ p: 2 }}>
-      <Alert severity="info">
-        {search ? t('users.states.notFound', { search }) : t('users.states.notFoundFilters')}
-      </Alert>
-    </Box>
-  );
-}
-
-export function LoadError({ onRetry }: { onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Box sx={{ p: 2 }}>
-      <Alert
-        severity="error"
-        action={
-          // One line even on a narrow screen: the message wraps instead ("Try / again" read badly).
-          <Button color="inherit" size="small" onClick={onRetry} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
-            {t('users.states.retry')}
-          </Button>
-        }
-      >
-        {t('users.states.error')}
-      </Alert>
     </Box>
   );
 }
