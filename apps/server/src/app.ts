@@ -25,8 +25,10 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
+import { preferencesRoutes } from './routes/preferences.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
+import { usersExportRoutes } from './routes/users-export.ts';
 
 /** Builds the server: plugins first, then the identity provider, then the routes. */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
@@ -113,6 +115,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
+  await app.register(usersExportRoutes, { sessions, users });
+  await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
   await app.register(webAppPlugin, {
     webDist: config.webDist,

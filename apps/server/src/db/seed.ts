@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
 import type { NewUserRow } from './schema.ts';
-import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
+import { createRandom, DAY_MS, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
 
 export const DEMO_ORGS = {
   acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
@@ -68,10 +68,12 @@ const DEMO_USER_COUNTS = { acme: 420, globex: 60 } as const;
 
 export type Progress = (done: number, total: number) => void;
 
-function toRow(orgId: string, user: GeneratedUser, createdAt: number): NewUserRow {
+function toRow(orgId: string, user: GeneratedUser, createdAt: number, lastSignInAt: Date | null = null): NewUserRow {
   return {
     org_id: orgId,
     id: uuidv7(createdAt),
+    created_at: new Date(createdAt).toISOString(),
+    last_sign_in_at: lastSignInAt?.toISOString() ?? null,
     account_id: null,
     name: user.name,
     email: user.email,
@@ -95,13 +97,14 @@ export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<
   const column = <K extends keyof NewUserRow>(key: K) => rows.map((row) => row[key] ?? null);
   await sql`
     insert into users (org_id, id, account_id, name, email, initials, first_name, last_name,
-                       status, is_external, is_system_admin, sort_name, search_text)
+                       status, is_external, is_system_admin, sort_name, search_text, created_at, last_sign_in_at)
     select * from unnest(
       ${column('org_id')}::uuid[], ${column('id')}::uuid[], ${column('account_id')}::uuid[],
       ${column('name')}::text[], ${column('email')}::text[], ${column('initials')}::text[],
       ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('status')}::text[],
       ${column('is_external')}::boolean[], ${column('is_system_admin')}::boolean[],
-      ${column('sort_name')}::text[], ${column('search_text')}::text[]
+      ${column('sort_name')}::text[], ${column('search_text')}::text[],
+      ${column('created_at')}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
     )`.execute(db);
 }
 
@@ -126,9 +129,13 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
   const orgId = options.id ?? uuidv7();
   await db.insertInto('organizations').values({ id: orgId, name: options.name, slug: options.slug }).execute();
   const random = createRandom(options.seed ?? 1);
+  // Sign-ins from a stream of their own, so that the users generated stay those of earlier versions.
+  const signInRandom = createRandom((options.seed ?? 1) + 7919);
   const batchSize = options.batchSize ?? 5000;
-  // Spread creation times over the past so the unsorted order (by id) is the order of joining.
-  const start = Date.now() - options.users * 1000;
+  // Joined over the past three years, in order, so the unsorted order (by id) is the order of joining.
+  const now = Date.now();
+  const step = SEED_HISTORY_MS / Math.max(1, options.users);
+  const start = now - SEED_HISTORY_MS;
   const inFlight: Promise<number>[] = [];
   let inserted = 0;
   for (let generated = 0; generated < options.users; ) {
@@ -136,7 +143,9 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
     const rows: NewUserRow[] = [];
     for (let i = 0; i < count; i++) {
       const n = generated + i + 1;
-      rows.push(toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000));
+      const user = generateUser(random, n, `${options.slug}.example`);
+      const createdAt = Math.floor(start + n * step);
+      rows.push(toRow(orgId, user, createdAt, lastSignIn(signInRandom, user.status, createdAt, now)));
     }
     rows.sort((a, b) => (a.sort_name < b.sort_name ? -1 : a.sort_name > b.sort_name ? 1 : 0));
     generated += count;
@@ -194,7 +203,7 @@ export async function createAccount(
           isExternal: false,
           isSystemAdmin: membership.isSystemAdmin,
         },
-        Date.now(),
+        Date.now() - 400 * DAY_MS,
       ),
       account_id: accountId,
     })),
