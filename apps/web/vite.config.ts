@@ -54,7 +54,8 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
       // Building a zod schema has no side effects, so the contract's schemas, which the page does
       // not use, can drop out with zod. `wholeNumber` is the contract's own schema helper.
       treeshake: {
-        manualPureFunctions: ['z', 'wholeNumber'],
+        // `userListQuerySchema` derives the export's query schema from the list's (`.omit`).
+        manualPureFunctions: ['z', 'wholeNumber', 'userListQuerySchema'],
         // Nor has reading a property, such as a list's length in a schema's bound.
         propertyReadSideEffects: false,
         // @emotion/react imports hoist-non-react-statics (CommonJS, with an old react-is) for its
