@@ -11,6 +11,7 @@ const loadFiltersPopover = retryingImport(() => import('./filters-popover.tsx'))
 const FiltersPopover = lazyPart(() => loadFiltersPopover().then((module) => module.FiltersPopover));
 
 interface FilterButtonProps {
+  /** The list query, whose filters the popover shows and changes. */
   filters: UsersFilters;
   activeCount: number;
   onChange: (filters: UsersFilters) => void;

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { LAST_SIGN_IN_FILTERS, type LastSignInFilter, type UserStatus } from '@users-admin/contract';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATUS_FILTERS, type UsersFilters } from '../model/users-url-query.ts';
+import { FILTER_KEYS, STATUS_FILTERS, type UsersFilters } from '../model/users-url-query.ts';
 
 const ALL = 'all';
 
@@ -28,7 +28,7 @@ export function FiltersPopover({ id, anchor, filters, onChange, onClose }: Filte
   const { t } = useTranslation();
   const titleId = useId();
   const statusId = useId();
-  const active = Object.values(filters).some((value) => value !== undefined);
+  const active = FILTER_KEYS.some((key) => filters[key] !== undefined);
 
   // Every filter is kept but the one changed; an "All" leaves its key out.
   const change = <K extends keyof UsersFilters>(key: K, value: UsersFilters[K] | undefined) => {

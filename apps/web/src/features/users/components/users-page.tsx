@@ -23,7 +23,7 @@ import {
   togglePage,
   toggleRow,
 } from '../model/selection.ts';
-import { activeFilterCount, filtersOf } from '../model/users-url-query.ts';
+import { activeFilterCount } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
 import { ColumnsButton } from './columns-button.tsx';
@@ -220,7 +220,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
                 canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
                 onAction={onAction}
               />
-              <FilterButton filters={filtersOf(query)} activeCount={activeFilterCount(query)} onChange={setFilters} />
+              <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={setFilters} />
               {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
             </Box>
           </Box>

@@ -42,6 +42,15 @@ interface UsersTableHeadProps {
   onToggleSort: () => void;
 }
 
+/** Each optional column's title and explanation; `wide`: a cell of its own from lg only (table-layout.ts). */
+const HEADERS = {
+  data_source: { label: 'users.columns.dataSource', info: 'users.columns.dataSourceInfo', wide: true },
+  status: { label: 'users.columns.status', info: 'users.columns.statusInfo', wide: false },
+  user_type: { label: 'users.columns.userType', info: 'users.columns.userTypeInfo', wide: true },
+  last_sign_in: { label: 'users.lastSignIn.column', info: 'users.lastSignIn.info', wide: true },
+  created: { label: 'users.created.column', info: 'users.created.info', wide: true },
+} as const satisfies Record<UserColumn, object>;
+
 /** Memoised: while the next rows load, or as rows are picked one by one, the head mostly stays. */
 const UsersTableHead = memo(function UsersTableHead({
   columns,
@@ -77,31 +86,14 @@ const UsersTableHead = memo(function UsersTableHead({
             )}
           </TableSortLabel>
         </TableCell>
-        {columns.includes('data_source') && (
-          <TableCell className={cellClasses.wideOnly}>
-            <ColumnHeader label={t('users.columns.dataSource')} info={t('users.columns.dataSourceInfo')} />
-          </TableCell>
-        )}
-        {columns.includes('status') && (
-          <TableCell>
-            <ColumnHeader label={t('users.columns.status')} info={t('users.columns.statusInfo')} />
-          </TableCell>
-        )}
-        {columns.includes('user_type') && (
-          <TableCell className={cellClasses.wideOnly}>
-            <ColumnHeader label={t('users.columns.userType')} info={t('users.columns.userTypeInfo')} />
-          </TableCell>
-        )}
-        {columns.includes('last_sign_in') && (
-          <TableCell className={cellClasses.wideOnly}>
-            <ColumnHeader label={t('users.lastSignIn.column')} info={t('users.lastSignIn.info')} />
-          </TableCell>
-        )}
-        {columns.includes('created') && (
-          <TableCell className={cellClasses.wideOnly}>
-            <ColumnHeader label={t('users.created.column')} info={t('users.created.info')} />
-          </TableCell>
-        )}
+        {columns.map((column) => {
+          const { label, info, wide } = HEADERS[column];
+          return (
+            <TableCell key={column} className={wide ? cellClasses.wideOnly : undefined}>
+              <ColumnHeader label={t(label)} info={t(info)} />
+            </TableCell>
+          );
+        })}
       </TableRow>
     </TableHead>
   );

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeFilterCount,
-  filtersOf,
-  nextSort,
-  parseUsersSearchParams,
-  writeUsersSearchParams,
-} from './users-url-query.ts';
+import { activeFilterCount, nextSort, parseUsersSearchParams, writeUsersSearchParams } from './users-url-query.ts';
 
 const parse = (search: string) => parseUsersSearchParams(new URLSearchParams(search));
 
@@ -83,9 +77,8 @@ it('sorts unsorted → ascending → descending → ascending', () => {
   expect(nextSort('-name')).toBe('name');
 });
 
-it('counts and gives the four filters of the popover', () => {
+it('counts the four filters of the popover', () => {
   const query = parse('status=active&isSystemAdmin=true&isExternal=false&lastSignIn=not90d&search=x&page=2');
   expect(activeFilterCount(query)).toBe(4);
-  expect(filtersOf(query)).toEqual({ status: 'active', isSystemAdmin: true, isExternal: false, lastSignIn: 'not90d' });
   expect(activeFilterCount(parse('isExternal=false'))).toBe(1);
 });

@@ -105,16 +105,6 @@ export function nextSort(sort: UserSort | undefined): UserSort {
   return sort === 'name' ? '-name' : 'name';
 }
 
-/** The popover's filters of a list query. */
-export function filtersOf(query: UserListQuery): UsersFilters {
-  const filters: UsersFilters = {};
-  if (query.status) filters.status = query.status;
-  if (query.isSystemAdmin !== undefined) filters.isSystemAdmin = query.isSystemAdmin;
-  if (query.isExternal !== undefined) filters.isExternal = query.isExternal;
-  if (query.lastSignIn) filters.lastSignIn = query.lastSignIn;
-  return filters;
-}
-
 /** How many of the popover's filters are set: the Filter button's badge. */
 export function activeFilterCount(query: UserListQuery): number {
   return FILTER_KEYS.filter((key) => query[key] !== undefined).length;
