@@ -13,6 +13,7 @@ import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
 import { getUserColumnsQueryOptions } from './features/users/api/get-user-columns.ts';
 import { getUsersQueryOptions } from './features/users/api/get-users.ts';
+import { preloadTimeCells, showsTimes } from './features/users/components/user-row.tsx';
 import { parseUsersSearchParams } from './features/users/model/users-url-query.ts';
 import { earlyCalls } from './lib/http/early-calls.ts';
 
@@ -32,7 +33,11 @@ if (window.location.pathname === paths.users) {
       session.org_id
         ? Promise.all([
             queryClient.prefetchQuery(getUsersQueryOptions(session.org_id, startQuery)),
-            queryClient.prefetchQuery(getUserColumnsQueryOptions(session.org_id)),
+            queryClient.prefetchQuery(getUserColumnsQueryOptions(session.org_id)).then(() => {
+              // The time columns' code, when they are chosen: the first render then draws them.
+              const columns = queryClient.getQueryData(getUserColumnsQueryOptions(session.org_id).queryKey);
+              return columns && showsTimes(columns) ? preloadTimeCells() : undefined;
+            }),
           ])
         : undefined,
     )

@@ -7,10 +7,11 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Snackbar from '@mui/material/Snackbar';
 import { USER_COLUMNS, type UserColumn } from '@users-admin/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
 import { useSaveUserColumns } from '../api/save-user-columns.ts';
+import { preloadTimeCells } from './user-row.tsx';
 
 /** How long the save-failure alert stays, as the no-selection one (SPEC.md §9). */
 const SAVE_FAILED_ALERT_MS = 5000;
@@ -63,6 +64,8 @@ export function ColumnsMenu({ id, labelledBy, anchor, orgId, columns, onClose }:
   const { t } = useTranslation();
   const [saveFailed, setSaveFailed] = useState(false);
   const save = useSaveUserColumns(orgId);
+  // The time columns' code, before they are chosen here, so that they show their times at once.
+  useEffect(() => void preloadTimeCells(), []);
 
   const toggle = (column: UserColumn) => {
     const next = columns.includes(column) ? columns.filter((c) => c !== column) : [...columns, column];

@@ -3,12 +3,13 @@ import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import type { UserColumn, UserStatus } from '@users-admin/contract';
-import { memo, useId, useMemo } from 'react';
+import { memo, Suspense, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../../../components/lazy-part.ts';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
+import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { User } from '../api/get-users.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
-import { createTimeFormats, type TimeFormats } from '../utils/time-formats.ts';
 import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
@@ -34,7 +35,8 @@ export interface RowTexts {
   status: Record<UserStatus, string>;
   rowAction: Record<RowAction, string>;
   externalReason: string;
-  times: TimeFormats;
+  /** The page's language, for the time columns' formats. */
+  language: string;
   lastSignIn: { never: string; signedIn: (when: string) => string; neverSignedIn: string };
   createdOn: (date: string) => string;
 }
@@ -51,8 +53,7 @@ export function useRowTexts(): RowTexts {
       status: t('users.status', { returnObjects: true }),
       rowAction: t('users.rowActions', { returnObjects: true }),
       externalReason: t('users.selection.externalTooltip'),
-      // Intl's pt and zh are the varieties the texts are written in (Brazilian, Simplified).
-      times: createTimeFormats(language),
+      language,
       lastSignIn: {
         never: t('users.lastSignIn.never'),
         signedIn: (when: string) => t('users.lastSignIn.signedIn', { when }),
@@ -86,41 +87,24 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
-/**
- * When the user last signed in, relative to now, with the exact time on hover and for screen
- * readers. Relative to the clock of whoever draws it: the server's and the browser's may say it a
- * second apart, which the page keeps as drawn until its next render.
- */
-function LastSignIn({ at, texts }: { at: string | null; texts: RowTexts }) {
-  if (at === null) return texts.lastSignIn.never;
-  const exact = texts.times.dateTime(at);
-  return (
-    <>
-      <LazyTooltip title={exact} describeChild>
-        <time dateTime={at} suppressHydrationWarning>
-          {texts.times.relative(at, Date.now())}
-        </time>
-      </LazyTooltip>
-      <span className={c.hidden} suppressHydrationWarning>
-        {`, ${exact}`}
-      </span>
-    </>
-  );
-}
+/** The optional columns whose contents load apart (time-cells.tsx). */
+const TIME_COLUMNS: readonly UserColumn[] = ['last_sign_in', 'created'];
+export const showsTimes = (columns: readonly UserColumn[]) => columns.some((column) => TIME_COLUMNS.includes(column));
 
-/** Below the lg breakpoint the chosen columns but Status are told under the user's e-mail (table-layout.ts). */
+const loadTimeCells = retryingImport(() => import('./time-cells.tsx'));
+const LastSignIn = lazyPart(() => loadTimeCells().then((module) => module.LastSignIn));
+const Created = lazyPart(() => loadTimeCells().then((module) => module.Created));
+const NarrowTimes = lazyPart(() => loadTimeCells().then((module) => module.NarrowTimes));
+/** Loads the time columns' code, so that a page showing them draws them at once (main.tsx, the Columns menu). */
+export const preloadTimeCells = () => Promise.all([LastSignIn.preload(), Created.preload(), NarrowTimes.preload()]);
+
+/** Below the lg breakpoint Data source and User type, if chosen, are told under the user's e-mail (table-layout.ts). */
 function narrowLine(user: User, columns: readonly UserColumn[], texts: RowTexts): string {
   const parts: string[] = [];
-  if (columns.includes('data_source'))
+  if (columns.includes('data_source')) {
     parts.push(user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform);
-  if (columns.includes('user_type')) parts.push(user.isSystemAdmin ? texts.userType.systemAdmin : texts.userType.user);
-  if (columns.includes('last_sign_in')) {
-    const at = user.lastSignInAt;
-    parts.push(
-      at === null ? texts.lastSignIn.neverSignedIn : texts.lastSignIn.signedIn(texts.times.relative(at, Date.now())),
-    );
   }
-  if (columns.includes('created')) parts.push(texts.createdOn(texts.times.date(user.createdAt)));
+  if (columns.includes('user_type')) parts.push(user.isSystemAdmin ? texts.userType.systemAdmin : texts.userType.user);
   return parts.join(' · ');
 }
 
@@ -134,6 +118,7 @@ export const UserRow = memo(function UserRow({ user, columns, selected, onToggle
   const shownName = revealBidiControls(user.name);
   const shownEmail = revealBidiControls(user.email);
   const narrow = narrowLine(user, columns, texts);
+  const times = showsTimes(columns);
   const shown = (column: UserColumn) => columns.includes(column);
 
   return (
@@ -183,9 +168,14 @@ export const UserRow = memo(function UserRow({ user, columns, selected, onToggle
             <p title={shownEmail} className={`${c.clamped} ${c.secondLine}`}>
               <EmailText email={shownEmail} />
             </p>
-            {narrow && (
-              <p className={`${c.secondLine} ${c.narrowOnly}`} suppressHydrationWarning>
+            {(narrow || times) && (
+              <p className={`${c.secondLine} ${c.narrowOnly}`}>
                 {narrow}
+                {times && (
+                  <Suspense fallback={null}>
+                    <NarrowTimes user={user} columns={columns} texts={texts} after={narrow !== ''} />
+                  </Suspense>
+                )}
               </p>
             )}
           </div>
@@ -211,12 +201,16 @@ export const UserRow = memo(function UserRow({ user, columns, selected, onToggle
       {shown('user_type') && <TableCell className={c.wideOnly}>{userType}</TableCell>}
       {shown('last_sign_in') && (
         <TableCell className={`${c.wideOnly} ${c.time}`}>
-          <LastSignIn at={user.lastSignInAt} texts={texts} />
+          <Suspense fallback={null}>
+            <LastSignIn at={user.lastSignInAt} texts={texts} />
+          </Suspense>
         </TableCell>
       )}
       {shown('created') && (
         <TableCell className={`${c.wideOnly} ${c.time}`}>
-          <time dateTime={user.createdAt}>{texts.times.date(user.createdAt)}</time>
+          <Suspense fallback={null}>
+            <Created at={user.createdAt} texts={texts} />
+          </Suspense>
         </TableCell>
       )}
     </TableRow>
