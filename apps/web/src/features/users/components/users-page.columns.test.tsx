@@ -122,6 +122,7 @@ describe('the chosen columns (issue 29)', () => {
     // The list has answered, the columns not yet: the table is still loading.
     expect(await screen.findByRole('progressbar', { name: 'Loading users' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Columns' })).toBeDisabled();
+    expect(screen.queryAllByRole('columnheader', { hidden: true })).toHaveLength(0);
     release();
     await waitFor(() => expect(headers()).toEqual(['', 'User', 'Status', 'Last sign-in']));
     expect(screen.queryByRole('progressbar', { name: 'Loading users' })).toBeNull();

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
-import type { UserColumn } from '@users-admin/contract';
 import { type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
@@ -45,8 +44,6 @@ const UsersPagination = lazyPart(
 const loadAlerts = retryingImport(() => import('./users-alerts.tsx'));
 const NotFound = lazyPart(() => loadAlerts().then((module) => module.NotFound), { inFirstRender: true });
 const LoadError = lazyPart(() => loadAlerts().then((module) => module.LoadError), { inFirstRender: true });
-
-const NO_COLUMNS: readonly UserColumn[] = [];
 
 export interface UsersPageProps {
   /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
@@ -154,6 +151,9 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     ) : (
       <NoResults />
     );
+  } else if (columns === undefined) {
+    // No table until its columns are known: never one set of columns, then another.
+    body = null;
   } else {
     body = (
       <>
@@ -169,7 +169,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
         <UsersTable
           inert={loading}
           users={rows}
-          columns={columns ?? NO_COLUMNS}
+          columns={columns}
           selection={selection}
           sort={query.sort}
           onToggleRow={onToggleRow}
