@@ -237,6 +237,7 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
     const columnsButton = page.getByRole('button', { name: t('users.columnChoice.button'), exact: true });
     await columnsButton.click();
     const columnsMenu = page.getByRole('menu', { name: t('users.columnChoice.button') });
+    await columnsMenu.waitFor();
     expect(await columnsMenu.getByRole('menuitemcheckbox').allTextContents()).toEqual(
       ['user', 'dataSource', 'status', 'userType']
         .map((key) => t(`users.columns.${key}`))
