@@ -230,7 +230,9 @@ describe('roles, names and announcements', () => {
     await menu.waitFor();
     expect(await menu.getByRole('menuitem').count()).toBe(2);
     // While it is open the rest of the page is hidden from assistive technology: found by CSS here.
-    expect(await page.locator('main button[aria-haspopup="menu"]').getAttribute('aria-expanded')).toBe('true');
+    expect(
+      await page.locator('main button[aria-haspopup="menu"]', { hasText: 'Actions' }).getAttribute('aria-expanded'),
+    ).toBe('true');
     await page.keyboard.press('Escape');
 
     const dialog = await users.openFilters();

@@ -214,7 +214,8 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
               <SearchBox value={query.search ?? ''} onSearch={setSearch} />
             </Box>
-            <Box sx={{ display: 'flex', gap: 1.5 }}>
+            {/* Three buttons do not fit beside each other below 360 px: the last goes under the others. */}
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
               <ActionsButton
                 hasSelection={selectedCount(selection, selectionTotal) !== 0}
                 canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
