@@ -177,6 +177,10 @@ describe('the chosen columns follow the administrator (issue 29)', () => {
     await users.waitForList(1, 25, ACME_TOTAL);
     expect(await headers(users.page)).toEqual(chosen);
     expect(await seenHeaders(users.page), 'drawn by the server').toEqual([chosen.join('|')]);
+    // Taken over as drawn: the times the server wrote are the browser's too.
+    expect(users.consoleMessages.filter((message) => /hydrat|did not match/i.test(message))).toEqual([]);
+    expect(users.pageErrors).toEqual([]);
+    expect(await users.rows.first().locator('td').last().textContent()).toMatch(/^(Never|.+, .+ UTC)$/);
     await screenshot(users.page, 'users-chosen-columns-drawn-by-the-server-xl');
 
     // Drawn by the browser alone (no server drawing): its first render has them too.
