@@ -38,6 +38,8 @@ export interface RequestOptions {
 export interface HttpClient {
   /** GETs a JSON answer: null for 204 or a body that is not JSON; throws HttpError otherwise (SPEC.md §8). */
   get<T>(path: string, options?: RequestOptions): Promise<T | null>;
+  /** Sends a request under the same renewal rule and answers the response unread, e.g. to read it as a stream. */
+  send(path: string, init: RequestInit): Promise<Response>;
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -45,15 +47,19 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const doFetch = (input: string, init: RequestInit) => (options.fetch ?? globalThis.fetch)(input, init);
   const early = options.earlyCalls ?? earlyCalls;
 
-  async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
-    const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
-    const init = getRequestInit(accept, requestOptions.signal);
-    // The page's first calls may have been started before its code loaded (src/early-calls.ts).
-    let response = await (early.take(path, accept) ?? doFetch(path, init));
+  async function send(path: string, init: RequestInit, started?: Promise<Response>): Promise<Response> {
+    const response = await (started ?? doFetch(path, init));
     if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
       // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
-      if (await reauthenticate()) response = await doFetch(path, init);
+      if (await reauthenticate()) return doFetch(path, init);
     }
+    return response;
+  }
+
+  async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
+    const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
+    // The page's first calls may have been started before its code loaded (src/early-calls.ts).
+    const response = await send(path, getRequestInit(accept, requestOptions.signal), early.take(path, accept));
     if (response.status === 204) return null;
     const body = await readJson(response);
     if (response.status === 409) throw new ConflictError(response.status, path, body);
@@ -61,7 +67,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return body as T | null;
   }
 
-  return { get };
+  return { get, send: (path, init) => send(path, init) };
 }
 
 function isAccountsPath(path: string): boolean {
