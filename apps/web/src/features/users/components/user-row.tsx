@@ -3,10 +3,11 @@ import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import type { UserStatus } from '@users-admin/contract';
-import { memo, useId, useMemo } from 'react';
+import { type MouseEvent, memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
 import type { User } from '../api/get-users.ts';
+import { userSheetHref } from '../hooks/use-user-sheet-url.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
@@ -56,7 +57,13 @@ interface UserRowProps {
   selected: boolean;
   onToggle: (user: User) => void;
   texts: RowTexts;
+  /** Opens the user's side sheet: their name is a link to it. */
+  onOpenUser: (id: string) => void;
 }
+
+/** A plain click opens the sheet in place; a click that asks for a new tab or window is the browser's. */
+const opensInPlace = (event: MouseEvent<HTMLAnchorElement>) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** On a narrow screen a long address breaks before the @ rather than anywhere. */
 function EmailText({ email }: { email: string }) {
@@ -71,7 +78,7 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
-export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }: UserRowProps) {
+export const UserRow = memo(function UserRow({ user, selected, onToggle, texts, onOpenUser }: UserRowProps) {
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = texts.selectRow(user.name);
   const dataSource = user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform;
@@ -123,7 +130,18 @@ export const UserRow = memo(function UserRow({ user, selected, onToggle, texts }
           <UserAvatar user={user} className={c.avatar} />
           <div className={c.userText}>
             <p title={shownName} className={`${c.clamped} ${c.name}`}>
-              {shownName}
+              <a
+                href={userSheetHref(user.id)}
+                data-user-id={user.id}
+                className={c.nameLink}
+                onClick={(event) => {
+                  if (!opensInPlace(event)) return;
+                  event.preventDefault();
+                  onOpenUser(user.id);
+                }}
+              >
+                {shownName}
+              </a>
             </p>
             <p title={shownEmail} className={`${c.clamped} ${c.secondLine}`}>
               <EmailText email={shownEmail} />

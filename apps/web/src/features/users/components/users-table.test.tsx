@@ -22,6 +22,7 @@ const renderTable = () =>
       onToggleRow={ignore}
       onTogglePage={ignore}
       onToggleSort={ignore}
+      onOpenUser={ignore}
     />,
   );
 

@@ -28,6 +28,8 @@ interface UsersTableProps {
   onToggleRow: (user: User) => void;
   onTogglePage: () => void;
   onToggleSort: () => void;
+  /** Opens a user's side sheet (their name is a link to it). */
+  onOpenUser: (id: string) => void;
 }
 
 interface UsersTableHeadProps {
@@ -95,6 +97,7 @@ export function UsersTable({
   onToggleRow,
   onTogglePage,
   onToggleSort,
+  onOpenUser,
 }: UsersTableProps) {
   const rowTexts = useRowTexts();
 
@@ -121,6 +124,7 @@ export function UsersTable({
               selected={isSelected(selection, user)}
               onToggle={onToggleRow}
               texts={rowTexts}
+              onOpenUser={onOpenUser}
             />
           ))}
         </TableBody>
