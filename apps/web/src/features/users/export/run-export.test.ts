@@ -59,6 +59,11 @@ describe('running an export', () => {
     expect(new Uint8Array(await file.blob.arrayBuffer()).slice(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
   });
 
+  it('fails when the answer ends before the rows the server announced', async () => {
+    const { client } = clientStreaming(['Name,Email,Status\nAda,ada@x,Active\n'], { 'x-total-count': '2' });
+    await expect(runExport(options(client))).rejects.toThrow('ended after 1 of 2 users');
+  });
+
   it('fails on an answer that is not OK', async () => {
     const { client } = clientStreaming(['{}'], { 'content-type': 'application/json' }, 500);
     await expect(runExport(options(client))).rejects.toMatchObject({ status: 500 });

@@ -33,7 +33,7 @@ const fallbackName = () => `users-${new Date().toISOString().slice(0, 10)}.csv`;
 
 /**
  * Asks the server for the CSV of the view and reads it as it streams, counting its rows against the
- * count the server announced. Rejects with an AbortError when `signal` aborts.
+ * count the server announced. Rejects when `signal` aborts, and when fewer rows came than announced.
  */
 export async function runExport(options: ExportOptions): Promise<ExportedFile> {
   const { orgId, query, selection, columns, t, signal, onProgress, client = httpClient } = options;
@@ -66,6 +66,8 @@ export async function runExport(options: ExportOptions): Promise<ExportedFile> {
     }
   }
   const rows = Math.max(0, counter.finish() - 1);
+  // The server ends the answer short when it fails half-way: a file missing rows is a failure.
+  if (total !== undefined && rows !== total) throw new Error(`The export ended after ${rows} of ${total} users`);
   onProgress(rows, total);
   return {
     blob: new Blob(chunks, { type: 'text/csv;charset=utf-8' }),
