@@ -95,6 +95,7 @@ function toRow(orgId: string, user: GeneratedUser, createdAt: number, lastSignIn
 export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<void> {
   if (rows.length === 0) return;
   const column = <K extends keyof NewUserRow>(key: K) => rows.map((row) => row[key] ?? null);
+  const createdAt = new Date().toISOString();
   await sql`
     insert into users (org_id, id, account_id, name, email, initials, first_name, last_name,
                        status, is_external, is_system_admin, sort_name, search_text, created_at, last_sign_in_at)
@@ -104,7 +105,7 @@ export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<
       ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('status')}::text[],
       ${column('is_external')}::boolean[], ${column('is_system_admin')}::boolean[],
       ${column('sort_name')}::text[], ${column('search_text')}::text[],
-      ${column('created_at')}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
+      ${rows.map((row) => row.created_at ?? createdAt)}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
     )`.execute(db);
 }
 
