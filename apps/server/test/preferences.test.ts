@@ -9,7 +9,7 @@ import { DEMO_ORGS } from '../src/db/seed.ts';
 import { type CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
-const ACME = DEMO_ORGS.acme.id;
+const ACME: string = DEMO_ORGS.acme.id;
 const GLOBEX = DEMO_ORGS.globex.id;
 
 describe('the preferences of the signed-in administrator', () => {
