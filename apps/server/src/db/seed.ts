@@ -284,10 +284,17 @@ export async function ensureLargeOrganization(
       .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
       .where('org_id', '=', existing.id)
       .executeTakeFirstOrThrow();
-    // Its generated users and its admin: fewer, and a run was stopped half-way.
-    if (Number(counted.n) !== options.users + 1) {
+    const signedIn = await db
+      .selectFrom('users')
+      .select('id')
+      .where('org_id', '=', existing.id)
+      .where('last_sign_in_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    // Its generated users and its admin: fewer, and a run was stopped half-way; no sign-ins, and an older version seeded it.
+    if (Number(counted.n) !== options.users + 1 || !signedIn) {
       throw new Error(
-        `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
+        `The organisation "${options.slug}" was left half-seeded, or seeded by an older version: remove the benchmark's data folder and run again.`,
       );
     }
     return { orgId: existing.id, adminEmail: `admin@${options.slug}.example` };
