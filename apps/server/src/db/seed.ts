@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
 import type { NewUserRow } from './schema.ts';
-import { createRandom, DAY_MS, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
+import { createRandom, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
 
 export const DEMO_ORGS = {
   acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
@@ -204,7 +204,7 @@ export async function createAccount(
           isExternal: false,
           isSystemAdmin: membership.isSystemAdmin,
         },
-        Date.now() - 400 * DAY_MS,
+        Date.now(),
       ),
       account_id: accountId,
     })),
