@@ -1,3 +1,5 @@
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -25,8 +27,10 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
+import { preferencesRoutes } from './routes/preferences.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
+import { usersExportRoutes } from './routes/users-export.ts';
 
 /** Builds the server: plugins first, then the identity provider, then the routes. */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
@@ -63,6 +67,12 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { apply: securityHeaders });
+  // Answers of 1 KB or more (page, JSON, CSV) by Accept-Encoding; Brotli at a quality fast enough per request.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(cookie, { secret: secrets.cookieSecret });
   await app.register(openApiPlugin);
 
@@ -113,6 +123,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
+  await app.register(usersExportRoutes, { sessions, users });
+  await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
   await app.register(webAppPlugin, {
     webDist: config.webDist,

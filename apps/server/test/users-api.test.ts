@@ -45,7 +45,18 @@ describe('GET /apis/accounts/api/v3/orgs/{org_id}/users', () => {
       attributes: expect.objectContaining({ status: expect.any(String) }),
     });
     expect(Object.keys(document.data[0]?.attributes ?? {}).sort()).toEqual(
-      ['email', 'first_name', 'initials', 'is_external', 'is_system_admin', 'last_name', 'name', 'status'].sort(),
+      [
+        'created_at',
+        'email',
+        'first_name',
+        'initials',
+        'is_external',
+        'is_system_admin',
+        'last_name',
+        'last_sign_in_at',
+        'name',
+        'status',
+      ].sort(),
     );
     expect(document.links.first).toBe(`/apis/accounts/api/v3/orgs/${ACME}/users`);
     expect(document.links.next).toBe(`/apis/accounts/api/v3/orgs/${ACME}/users?page%5Bnumber%5D=2`);
@@ -185,7 +196,9 @@ describe('the OpenAPI document', () => {
     expect(list?.get.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(
       [
         'path:org_id',
+        'query:filter[is_external]',
         'query:filter[is_system_admin]',
+        'query:filter[last_sign_in]',
         'query:filter[query]',
         'query:filter[status]',
         'query:page[number]',

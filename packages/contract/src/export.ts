@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orgIdSchema, usersPath } from './users.ts';
+import { orgIdSchema, userListQuerySchema, usersPath } from './users.ts';
 
 /** The columns of a CSV export, in the order written: the User column is two, name and email. */
 export const EXPORT_COLUMNS = [
@@ -52,6 +52,12 @@ export const exportRequestSchema = z.strictObject({
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 export const exportPathSchema = z.strictObject({ org_id: orgIdSchema });
+/** The export's query string: the list's search, filters and order; every page. */
+export const exportQuerySchema = userListQuerySchema.omit({
+  'page[size]': true,
+  'page[number]': true,
+  'page[total]': true,
+});
 
 /** The answer's header that says how many users the CSV holds, before its rows arrive (for progress). */
 export const EXPORT_COUNT_HEADER = 'x-total-count';

@@ -93,18 +93,30 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
     ): Promise<void> {
       const id = randomBytes(32).toString('base64url');
       const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
-      await db
-        .insertInto('sessions')
-        .values({
-          id: hashId(id),
-          account_sub: values.claims.sub,
-          org_id: values.claims.org_id,
-          claims: JSON.stringify(values.claims),
-          id_token: values.idToken ?? null,
-          access_token_expires_at: values.accessTokenExpiresAt,
-          expires_at: expiresAt,
-        })
-        .execute();
+      const { sub, org_id } = values.claims;
+      // The sign-in is recorded with the session it opens, or neither is.
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('sessions')
+          .values({
+            id: hashId(id),
+            account_sub: sub,
+            org_id,
+            claims: JSON.stringify(values.claims),
+            id_token: values.idToken ?? null,
+            access_token_expires_at: values.accessTokenExpiresAt,
+            expires_at: expiresAt,
+          })
+          .execute();
+        if (UUID.test(sub)) {
+          await tx
+            .updateTable('users')
+            .set({ last_sign_in_at: new Date() })
+            .where('org_id', '=', org_id)
+            .where('id', '=', sub)
+            .execute();
+        }
+      });
       // Expired sessions are never valid again (lookup, on this process's clock): each sign-in takes
       // a few of them away, leaving those another sign-in is taking (skip locked). The session is
       // saved already: a failed clean-up must not fail the sign-in.

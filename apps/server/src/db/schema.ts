@@ -11,6 +11,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
   sign_in_attempts: SignInAttemptsTable;
+  preferences: PreferencesTable;
 }
 
 /** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */
@@ -59,6 +60,8 @@ export interface UsersTable {
   /** Lower-case name and email joined by U+001F: the one expression a search matches. */
   search_text: string;
   created_at: CreatedAt;
+  /** The user's last successful sign-in; null if never. Written with each session (auth/sessions.ts). */
+  last_sign_in_at: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
@@ -98,4 +101,13 @@ export interface SignInAttemptsTable {
   key: string;
   window_started_at: ColumnType<Date, Date, Date>;
   attempts: number;
+}
+
+/** An administrator's own choices on the page, keyed by their organisation and user id. */
+export interface PreferencesTable {
+  org_id: string;
+  user_id: string;
+  /** The Users page's optional columns shown (contract USER_COLUMNS). */
+  users_columns: string[];
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
 import type { NewUserRow } from './schema.ts';
-import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
+import { createRandom, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
 
 export const DEMO_ORGS = {
   acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
@@ -68,10 +68,12 @@ const DEMO_USER_COUNTS = { acme: 420, globex: 60 } as const;
 
 export type Progress = (done: number, total: number) => void;
 
-function toRow(orgId: string, user: GeneratedUser, createdAt: number): NewUserRow {
+function toRow(orgId: string, user: GeneratedUser, createdAt: number, lastSignInAt: Date | null = null): NewUserRow {
   return {
     org_id: orgId,
     id: uuidv7(createdAt),
+    created_at: new Date(createdAt).toISOString(),
+    last_sign_in_at: lastSignInAt?.toISOString() ?? null,
     account_id: null,
     name: user.name,
     email: user.email,
@@ -93,15 +95,17 @@ function toRow(orgId: string, user: GeneratedUser, createdAt: number): NewUserRo
 export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<void> {
   if (rows.length === 0) return;
   const column = <K extends keyof NewUserRow>(key: K) => rows.map((row) => row[key] ?? null);
+  const createdAt = new Date().toISOString();
   await sql`
     insert into users (org_id, id, account_id, name, email, initials, first_name, last_name,
-                       status, is_external, is_system_admin, sort_name, search_text)
+                       status, is_external, is_system_admin, sort_name, search_text, created_at, last_sign_in_at)
     select * from unnest(
       ${column('org_id')}::uuid[], ${column('id')}::uuid[], ${column('account_id')}::uuid[],
       ${column('name')}::text[], ${column('email')}::text[], ${column('initials')}::text[],
       ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('status')}::text[],
       ${column('is_external')}::boolean[], ${column('is_system_admin')}::boolean[],
-      ${column('sort_name')}::text[], ${column('search_text')}::text[]
+      ${column('sort_name')}::text[], ${column('search_text')}::text[],
+      ${rows.map((row) => row.created_at ?? createdAt)}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
     )`.execute(db);
 }
 
@@ -126,9 +130,13 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
   const orgId = options.id ?? uuidv7();
   await db.insertInto('organizations').values({ id: orgId, name: options.name, slug: options.slug }).execute();
   const random = createRandom(options.seed ?? 1);
+  // Sign-ins from a stream of their own, so that the users generated stay those of earlier versions.
+  const signInRandom = createRandom((options.seed ?? 1) + 7919);
   const batchSize = options.batchSize ?? 5000;
-  // Spread creation times over the past so the unsorted order (by id) is the order of joining.
-  const start = Date.now() - options.users * 1000;
+  // Joined over the past three years, in order, so the unsorted order (by id) is the order of joining.
+  const now = Date.now();
+  const step = SEED_HISTORY_MS / Math.max(1, options.users);
+  const start = now - SEED_HISTORY_MS;
   const inFlight: Promise<number>[] = [];
   let inserted = 0;
   for (let generated = 0; generated < options.users; ) {
@@ -136,7 +144,9 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
     const rows: NewUserRow[] = [];
     for (let i = 0; i < count; i++) {
       const n = generated + i + 1;
-      rows.push(toRow(orgId, generateUser(random, n, `${options.slug}.example`), start + n * 1000));
+      const user = generateUser(random, n, `${options.slug}.example`);
+      const createdAt = Math.floor(start + n * step);
+      rows.push(toRow(orgId, user, createdAt, lastSignIn(signInRandom, user.status, createdAt, now)));
     }
     rows.sort((a, b) => (a.sort_name < b.sort_name ? -1 : a.sort_name > b.sort_name ? 1 : 0));
     generated += count;
@@ -274,10 +284,17 @@ export async function ensureLargeOrganization(
       .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
       .where('org_id', '=', existing.id)
       .executeTakeFirstOrThrow();
-    // Its generated users and its admin: fewer, and a run was stopped half-way.
-    if (Number(counted.n) !== options.users + 1) {
+    const signedIn = await db
+      .selectFrom('users')
+      .select('id')
+      .where('org_id', '=', existing.id)
+      .where('last_sign_in_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    // Its generated users and its admin: fewer, and a run was stopped half-way; no sign-ins, and an older version seeded it.
+    if (Number(counted.n) !== options.users + 1 || !signedIn) {
       throw new Error(
-        `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
+        `The organisation "${options.slug}" was left half-seeded, or seeded by an older version: remove the benchmark's data folder and run again.`,
       );
     }
     return { orgId: existing.id, adminEmail: `admin@${options.slug}.example` };

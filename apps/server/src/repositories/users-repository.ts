@@ -1,4 +1,4 @@
-import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
+import { type LastSignInFilter, SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type Db, planOnce } from '../db/database.ts';
 import type { Database, UserRow } from '../db/schema.ts';
@@ -6,7 +6,17 @@ import { escapeLike, searchGrams } from '../lib/user-text.ts';
 
 export type ListedUser = Pick<
   UserRow,
-  'id' | 'name' | 'email' | 'initials' | 'first_name' | 'last_name' | 'status' | 'is_external' | 'is_system_admin'
+  | 'id'
+  | 'name'
+  | 'email'
+  | 'initials'
+  | 'first_name'
+  | 'last_name'
+  | 'status'
+  | 'is_external'
+  | 'is_system_admin'
+  | 'last_sign_in_at'
+  | 'created_at'
 >;
 
 /** How far a total is known: exactly, or as a lower bound (a search with more than SEARCH_WINDOW matches). */
@@ -19,6 +29,11 @@ export interface UserPage {
   users: ListedUser[];
   total: Total;
 }
+
+/** Some users of a view by id, or all of it but some (an export's selection). */
+export type Selection = { mode: 'some'; ids: string[] } | { mode: 'all'; excluded: string[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A page that starts past SEARCH_WINDOW of a search with more matches than that. */
 export class PageBeyondWindow extends Error {}
@@ -38,6 +53,8 @@ const LISTED_COLUMNS = [
   'status',
   'is_external',
   'is_system_admin',
+  'last_sign_in_at',
+  'created_at',
 ] as const;
 
 /**
@@ -47,6 +64,7 @@ const LISTED_COLUMNS = [
 const FILTERS = [
   ['status', 'status'],
   ['isSystemAdmin', 'is_system_admin'],
+  ['isExternal', 'is_external'],
 ] as const satisfies readonly (readonly [keyof UserListQuery, keyof Database['user_counts']])[];
 
 /** The list's orders: the columns of each, the id last so that every order is total. Unsorted is the order of joining. */
@@ -71,6 +89,18 @@ function whereFilters<T extends 'users' | 'user_counts', O>(
     }
   }
   return filtered;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The Last sign-in filter's condition, on the clock of the request: not kept in counts, as time moves it. */
+function lastSignInCondition(filter: LastSignInFilter, now: number) {
+  const daysAgo = (days: number) => new Date(now - days * DAY_MS);
+  return (eb: ExpressionBuilder<Database, 'users'>) => {
+    if (filter === '30d') return eb('last_sign_in_at', '>=', daysAgo(30));
+    if (filter === 'never') return eb('last_sign_in_at', 'is', null);
+    return eb.or([eb('last_sign_in_at', '<', daysAgo(90)), eb('last_sign_in_at', 'is', null)]);
+  };
 }
 
 /**
@@ -111,7 +141,8 @@ export function createUsersRepository(db: Db) {
 
   /** The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s condition. */
   const matching = (orgId: string, query: UserListQuery, indexed: boolean) => {
-    const select = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
+    const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
+    const select = query.lastSignIn ? filtered.where(lastSignInCondition(query.lastSignIn, Date.now())) : filtered;
     if (!query.search) return select;
     const index = indexed ? searchIndex(query.search) : undefined;
     const tested = select.where(searchTest(query.search));
@@ -127,10 +158,7 @@ export function createUsersRepository(db: Db) {
     if (!index) return true;
     const { search: _, ...filtered } = query;
     const [[plan], users] = await Promise.all([
-      whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query)
-        .where(index)
-        .select(sql.lit(1).as('one'))
-        .explain('json'),
+      matching(orgId, filtered, false).where(index).select(sql.lit(1).as('one')).explain('json'),
       countUsers(orgId, filtered),
     ]);
     const json = plan?.['QUERY PLAN'];
@@ -139,11 +167,11 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * How many users match: without a search, the kept counts; with one, a count of every match,
-   * through its index unless it is `dense`.
+   * How many users match: with only the kept filters, the kept counts; else a count of every match,
+   * a search's through its index unless it is `dense`.
    */
   async function countUsers(orgId: string, query: UserListQuery, dense = false): Promise<Total> {
-    if (!query.search) {
+    if (!query.search && !query.lastSignIn) {
       const row = await keptCount(orgId, query).executeTakeFirstOrThrow();
       return { count: Number(row.n), relation: 'eq' };
     }
@@ -215,8 +243,72 @@ export function createUsersRepository(db: Db) {
     return reversed ? users.reverse() : users;
   }
 
+  /** A selection's condition on ids: these of the view, or the view but these. */
+  const withSelection = <O>(select: SelectQueryBuilder<Database, 'users', O>, selection?: Selection) => {
+    if (!selection) return select;
+    const ids = (selection.mode === 'some' ? selection.ids : selection.excluded).filter((id) => UUID.test(id));
+    if (selection.mode === 'some') return ids.length > 0 ? select.where('id', 'in', ids) : select.where(sql.lit(false));
+    return ids.length > 0 ? select.where('id', 'not in', ids) : select;
+  };
+
   return {
     countUsers,
+
+    /** The organisation's slug, which names its exports. */
+    async organizationSlug(orgId: string): Promise<string | undefined> {
+      const row = await db.selectFrom('organizations').select('slug').where('id', '=', orgId).executeTakeFirst();
+      return row?.slug;
+    },
+
+    /** One user of the organisation, or undefined (an id that is not a uuid names none). */
+    async getUser(orgId: string, id: string): Promise<ListedUser | undefined> {
+      if (!UUID.test(id)) return undefined;
+      return db
+        .selectFrom('users')
+        .select(LISTED_COLUMNS)
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** How many users of the view (search and filters, every match) a selection holds; all of them without one. */
+    async countSelected(orgId: string, query: UserListQuery, selection?: Selection): Promise<number> {
+      if (selection?.mode !== 'some') {
+        const { count } = await countUsers(orgId, { ...query, exactTotal: true });
+        if (!selection?.excluded.length) return count;
+        const some = { mode: 'some', ids: selection.excluded } as const;
+        const excluded = await withSelection(matching(orgId, query, false), some).select(sql<string>`count(*)`.as('n'));
+        return count - Number((await excluded.executeTakeFirstOrThrow()).n);
+      }
+      const counted = withSelection(matching(orgId, query, false), selection).select(sql<string>`count(*)`.as('n'));
+      return Number((await counted.executeTakeFirstOrThrow()).n);
+    },
+
+    /**
+     * Every user of the view a selection holds, in the query's order, in batches: each batch walks
+     * the order's index on from the last key of the one before, so memory stays flat however many.
+     */
+    async *walkInOrder(orgId: string, query: UserListQuery, selection?: Selection, batchSize = 2000) {
+      const { columns, descending } = orderOf(query);
+      const direction = descending ? 'desc' : 'asc';
+      let after: { sort_name: string; id: string } | undefined;
+      for (;;) {
+        let batch = withSelection(matching(orgId, query, false), selection).select([...LISTED_COLUMNS, 'sort_name']);
+        if (after) {
+          const key = after;
+          batch = batch.where((eb) =>
+            columns.length === 1
+              ? eb('id', descending ? '<' : '>', key.id)
+              : eb(eb.refTuple('sort_name', 'id'), descending ? '<' : '>', eb.tuple(key.sort_name, key.id)),
+          );
+        }
+        for (const column of columns) batch = batch.orderBy(column, direction);
+        const rows = await batch.limit(batchSize).execute();
+        if (rows.length > 0) yield rows as ListedUser[];
+        if (rows.length < batchSize) return;
+        after = rows[rows.length - 1];
+      }
+    },
 
     /**
      * A page of the organisation's users and how many match. A page past the end is empty, with the

@@ -5,11 +5,15 @@ import {
   SEARCH_WINDOW,
   toUserListParams,
   toUserListQuery,
+  type UserDocument,
   type UserListDocument,
   type UserListQuery,
+  type UserResource,
+  userDocumentSchema,
   userListDocumentSchema,
   userListPathSchema,
   userListQuerySchema,
+  userPathSchema,
   usersPath,
 } from '@users-admin/contract';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +27,7 @@ import {
   type Total,
   type UsersRepository,
 } from '../repositories/users-repository.ts';
+import { assertAdminOf, requireSession } from './admin-access.ts';
 
 export interface UsersRoutesOptions {
   sessions: SessionStore;
@@ -53,21 +58,11 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
           403: errorDocumentSchema,
         },
       },
-      // Who asks comes before what is asked: no session answers 401 whatever the parameters.
-      onRequest: async (request) => {
-        // The session and its subject's role in one statement: one round trip before the list.
-        const lookup = await sessions.lookup(request, { withRole: true });
-        if (lookup.state !== 'valid') throw ApiProblem.unauthorized();
-        request.session = lookup.session;
-      },
+      onRequest: requireSession(sessions),
     },
     async (request, reply) => {
-      const session = request.session;
       const orgId = request.params.org_id;
-      // The role was read for the session's own organisation: any other organisation is forbidden.
-      if (!session || session.claims.org_id !== orgId || session.isSystemAdmin !== true) {
-        throw ApiProblem.forbidden();
-      }
+      assertAdminOf(request, orgId);
       const query = toUserListQuery(request.query);
       const page = await users.listUsers(orgId, query).catch((error: unknown) => {
         throw error instanceof PageBeyondWindow ? beyondWindow() : error;
@@ -81,10 +76,45 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
       return reply.type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/apis/accounts/api/v3/orgs/:org_id/users/:id',
+    {
+      schema: {
+        summary: 'Get one user of an organisation',
+        description:
+          'The user with the attributes of the list. Only a System Admin of the organisation may read it; an unknown id ' +
+          'answers 404.',
+        tags: ['users'],
+        params: userPathSchema,
+        response: {
+          200: userDocumentSchema,
+          401: errorDocumentSchema,
+          403: errorDocumentSchema,
+          404: errorDocumentSchema,
+        },
+      },
+      onRequest: requireSession(sessions),
+    },
+    async (request, reply) => {
+      const orgId = request.params.org_id;
+      assertAdminOf(request, orgId);
+      const user = await users.getUser(orgId, request.params.id);
+      if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
+      reply.header('cache-control', 'private, no-store');
+      return reply.type(JSON_API_MEDIA_TYPE).send({ data: toResource(user) } satisfies UserDocument);
+    },
+  );
 }
 
-function toResource(user: ListedUser): UserListDocument['data'][number] {
-  const { id, ...attributes } = user;
+/** A user as a JSON:API resource; times in ISO 8601. */
+export function toResource(user: ListedUser): UserResource {
+  const { id, last_sign_in_at, created_at, ...rest } = user;
+  const attributes = {
+    ...rest,
+    last_sign_in_at: last_sign_in_at?.toISOString() ?? null,
+    created_at: created_at.toISOString(),
+  };
   return { type: 'users', id, attributes };
 }
 

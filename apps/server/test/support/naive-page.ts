@@ -9,6 +9,12 @@ function naiveMatches(db: Db, orgId: string, query: UserListQuery) {
   let select = db.selectFrom('users').where('org_id', '=', orgId);
   if (query.status) select = select.where('status', '=', query.status);
   if (query.isSystemAdmin !== undefined) select = select.where('is_system_admin', '=', query.isSystemAdmin);
+  if (query.isExternal !== undefined) select = select.where('is_external', '=', query.isExternal);
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+  if (query.lastSignIn === '30d') select = select.where('last_sign_in_at', '>=', daysAgo(30));
+  if (query.lastSignIn === 'never') select = select.where('last_sign_in_at', 'is', null);
+  if (query.lastSignIn === 'not90d')
+    select = select.where(sql<boolean>`coalesce(last_sign_in_at < ${daysAgo(90)}, true)`);
   if (query.search) select = select.where(sql<boolean>`strpos(search_text, ${query.search.toLowerCase()}) > 0`);
   return select;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as baseline from './0001-baseline.ts';
+import * as signInsAndPreferences from './0002-sign-ins-and-preferences.ts';
 
 /**
  * The versioned migrations, in order: the baseline holds the schema as it is; each later change is
@@ -7,4 +8,5 @@ import * as baseline from './0001-baseline.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-baseline': baseline,
+  '0002-sign-ins-and-preferences': signInsAndPreferences,
 };
