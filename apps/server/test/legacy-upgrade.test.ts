@@ -124,6 +124,8 @@ describe('a database made by the migrations before the baseline', () => {
       cleanups.push(() => fresh.close());
       await expectUpgraded(database.db, fresh.db);
     },
+    // Three PGlite databases made and migrated, one after the other.
+    90_000,
   );
 
   it.runIf(process.env.TEST_DATABASE_URL)(
