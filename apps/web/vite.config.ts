@@ -5,6 +5,7 @@ import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.
 import { firstRenderStyles } from './build/first-render-styles.ts';
 import { fontPreload } from './build/font-preload.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
+import { muiWithoutTextarea } from './build/mui-without-textarea.ts';
 import { precompressedAssets } from './build/precompressed-assets.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
@@ -19,6 +20,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     : [
         react(),
         muiWithoutCssVariables(),
+        muiWithoutTextarea(),
         earlyCallsScript(),
         firstRenderStyles(),
         fontPreload(),

@@ -141,6 +141,31 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
     const total = list.meta.total_count;
     const range = t('users.pagination.displayedRows', { from: 1, to: 25, count: total });
 
+    /** What is shown, after taking out the people's names and addresses. */
+    const shownWithoutPeople = async () => {
+      const people = [
+        ...list.data.flatMap((user) => [user.attributes.name, user.attributes.email]),
+        accountFor(language).name,
+      ];
+      return (await screenTexts(users)).map((text) => people.reduce((rest, name) => rest.split(name).join(' '), text));
+    };
+    /** Every text the page's English has, and MUI's English defaults, found in what is shown. */
+    const englishLeft = async () => {
+      const shown = await shownWithoutPeople();
+      const own = new Set([...texts.values(), ...muiTexts(MUI_LOCALES[language])]);
+      const left: string[] = [];
+      for (const [key, text] of english) {
+        // The same words in this language (allow-listed, checked by the first test) are not English left over.
+        if (own.has(text)) continue;
+        if (shown.some((shownText) => englishPattern(text).test(shownText))) left.push(`${key}: ${text}`);
+      }
+      for (const text of englishMui) {
+        if (own.has(text)) continue;
+        if (shown.some((shownText) => englishPattern(text).test(shownText))) left.push(`MUI: ${text}`);
+      }
+      return left;
+    };
+
     // The page settles in the session's language.
     await expect
       .poll(
@@ -271,6 +296,28 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
 
     await screenshot(page, `users-language-${language}`);
 
+    // Issue 29: a user's side sheet, with no English in it, and an export's message.
+    const firstUser = list.data[0];
+    if (!firstUser) throw new Error('Globex has no users');
+    await page.getByRole('main').getByRole('link', { name: firstUser.attributes.name, exact: true }).click();
+    const sheet = page.getByRole('dialog', { name: firstUser.attributes.name });
+    await sheet.getByText(t('users.sheet.fields.lastSignIn'), { exact: true }).waitFor();
+    const sheetText = await sheet.innerText();
+    for (const field of ['email', 'status', 'userType', 'dataSource', 'lastSignIn', 'created', 'id']) {
+      expect(sheetText).toContain(t(`users.sheet.fields.${field}`));
+    }
+    expect(await sheet.getByRole('button', { name: t('users.sheet.close') }).count()).toBe(1);
+    expect(await sheet.getByRole('button', { name: t('users.sheet.copyId') }).count()).toBe(1);
+    if (language !== 'en') expect(await englishLeft()).toEqual([]);
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+    const exportButton = page.getByRole('button', { name: t('users.export.button'), exact: true });
+    const download = page.waitForEvent('download');
+    await exportButton.click();
+    const file = await download;
+    const exported = t('users.export.done_other', { count: total, file: file.suggestedFilename() });
+    await page.getByRole('status').filter({ hasText: exported }).waitFor();
+
     // An alert: an action chosen with nothing selected. It stays on screen for the English check below.
     await page.getByRole('button', { name: t('users.actions.button'), exact: true }).click();
     await page.getByRole('menuitem').last().click();
@@ -278,17 +325,10 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
     await alert.waitFor();
     expect((await alert.textContent())?.trim()).toBe(t('users.actions.noSelection'));
 
-    // No English text left on screen: every text the page's English has, and MUI's English defaults,
-    // looked for in what is shown, after taking out the people's names and addresses.
-    const people = [
-      ...list.data.flatMap((user) => [user.attributes.name, user.attributes.email]),
-      accountFor(language).name,
-    ];
-    const shown = (await screenTexts(users)).map((text) =>
-      people.reduce((rest, name) => rest.split(name).join(' '), text),
-    );
+    // No English text left on screen, with the export's message there too.
     if (language === 'en') {
       // The check itself finds English: the English page shows its title, search placeholder and footer.
+      const shown = await shownWithoutPeople();
       for (const key of ['users.title', 'users.search.placeholder', 'users.pagination.rowsPerPage']) {
         expect(
           shown.some((text) => englishPattern(english.get(key) ?? '').test(text)),
@@ -297,17 +337,6 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
       }
       return;
     }
-    const own = new Set([...texts.values(), ...muiTexts(MUI_LOCALES[language])]);
-    const leftInEnglish: string[] = [];
-    for (const [key, text] of english) {
-      // The same words in this language (allow-listed, checked by the first test) are not English left over.
-      if (own.has(text)) continue;
-      if (shown.some((shownText) => englishPattern(text).test(shownText))) leftInEnglish.push(`${key}: ${text}`);
-    }
-    for (const text of englishMui) {
-      if (own.has(text)) continue;
-      if (shown.some((shownText) => englishPattern(text).test(shownText))) leftInEnglish.push(`MUI: ${text}`);
-    }
-    expect(leftInEnglish).toEqual([]);
+    expect(await englishLeft()).toEqual([]);
   });
 });

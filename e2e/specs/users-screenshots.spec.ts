@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { designTokens } from '../../apps/web/src/config/design-tokens.ts';
 import { screenshot } from '../support/browser.ts';
@@ -97,6 +98,25 @@ async function drawAndCheck(users: UsersPage, state: string, name: string) {
 const interceptList = (answer: { status: number; body: string }) => async (users: UsersPage) => {
   await users.page.route(USERS_API, (route) => route.fulfill({ ...answer, contentType: JSON_API }));
 };
+
+/** The README opens with this picture of the page (README.md); kept small for the repository. */
+const README_PICTURE = path.resolve(import.meta.dirname, '../../docs/users-page.png');
+
+describe("the README's picture", () => {
+  it('shows the loaded list with a user selected, as a small PNG in docs/', async () => {
+    // By name: the first names are in Latin letters, which every machine has a font for.
+    const users = await suite.open({ path: '/?sort=name', viewport: { width: 1200, height: 760 } });
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const selectable = (await users.readRows()).filter((row) => !row.checkbox.disabled);
+    await users.rowCheckbox(selectable[1]?.name ?? '').check();
+    await users.selectionBanner.waitFor();
+    await users.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await users.page.mouse.move(0, 0);
+    await settle(users);
+    await users.page.screenshot({ path: README_PICTURE });
+    expect(statSync(README_PICTURE).size).toBeLessThanOrEqual(150_000);
+  });
+});
 
 describe('screenshots of each state at sm, md, lg and xl', () => {
   it('the loaded list', async () => {

@@ -52,6 +52,7 @@ export async function addUsers(db: Db, orgId: string, users: readonly SeedUser[]
       is_system_admin: user.isSystemAdmin ?? false,
       sort_name: sortName(user.name),
       search_text: searchText(user.name, user.email),
+      created_at: new Date(now + index).toISOString(),
     })),
   );
 }

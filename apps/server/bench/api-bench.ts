@@ -17,6 +17,7 @@ import { ensureLargeOrganization } from '../src/db/seed.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 import { userRow } from '../test/support/user-rows.ts';
+import { measureExport } from './export-bench.ts';
 import { randomQueries } from './random-queries.ts';
 import { listShapes } from './shapes.ts';
 
@@ -37,6 +38,7 @@ const BUDGET = {
     writeP50: 1,
     seedSeconds: 60,
     firstPageRps: 1000,
+    exportSeconds: 30,
   },
   pglite: { searchP99: 400, seedSeconds: 120 },
 } as const;
@@ -230,6 +232,17 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
     );
   }
 
+  const exported = await measureExport(config.publicUrl, orgId, cookie);
+  console.log(
+    `  ${engine} export of every user: ${exported.rows.toLocaleString('en')} rows, ${exported.megabytes.toFixed(0)} MB in ${exported.seconds.toFixed(1)} s, memory +${exported.rssGrowthMegabytes.toFixed(0)} MB`,
+  );
+  check(exported.rows === exported.announced, `export wrote ${exported.rows} rows of ${exported.announced}`);
+  if (engine === 'postgres')
+    check(
+      exported.seconds <= BUDGET.postgres.exportSeconds,
+      `export ${exported.seconds.toFixed(1)} s > ${BUDGET.postgres.exportSeconds}`,
+    );
+
   // Two seconds of the same load first: the pool's connections and the code's first runs warm.
   const firstPage = { url: url({ pageSize: 25, pageNumber: 1 }), connections: 8, headers: { cookie } };
   await autocannon({ ...firstPage, duration: 2 });
@@ -255,6 +268,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
     slowest,
     exactTotal,
     writes,
+    exported,
     firstPageRps: load.requests.average,
     violations,
   };
@@ -292,6 +306,10 @@ function markdown(results: EngineResult[]): string {
     (r) => `${ms(r.writes.withoutTriggers.insert)} / ${ms(r.writes.withoutTriggers.statusChange)}`,
   );
   row('first page at 8 connections (req/s)', (r) => r.firstPageRps.toFixed(0));
+  row(
+    'CSV export of every user (s) / memory growth (MB)',
+    (r) => `${r.exported.seconds.toFixed(1)} / ${r.exported.rssGrowthMegabytes.toFixed(0)}`,
+  );
   for (const result of results) {
     lines.push('', `**${result.engine}**`, '', '| shape | total | p50 ms | p99 ms |', '|---|---:|---:|---:|');
     for (const s of result.shapes)

@@ -20,6 +20,12 @@ export function listShapes(users: number): Shape[] {
     ...USER_STATUSES.map((status) => ({ label: status, filter: { status }, share: seedStatusShare[status] })),
     { label: 'System Admins', filter: { isSystemAdmin: true }, share: 0.06 },
     { label: 'Users', filter: { isSystemAdmin: false }, share: 0.94 },
+    { label: 'third party', filter: { isExternal: true }, share: 0.15 },
+    { label: 'platform', filter: { isExternal: false }, share: 0.85 },
+    // The generator's sign-ins (seed-data.ts lastSignIn): pending users and one in 25 others never sign in.
+    { label: 'signed in within 30 days', filter: { lastSignIn: '30d' }, share: 0.43 },
+    { label: 'not signed in within 90 days', filter: { lastSignIn: 'not90d' }, share: 0.4 },
+    { label: 'never signed in', filter: { lastSignIn: 'never' }, share: 0.155 },
   ];
   const orders = [
     { label: 'joined', sort: {} },

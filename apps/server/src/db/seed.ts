@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
 import type { NewUserRow } from './schema.ts';
-import { createRandom, DAY_MS, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
+import { createRandom, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
 
 export const DEMO_ORGS = {
   acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
@@ -95,6 +95,7 @@ function toRow(orgId: string, user: GeneratedUser, createdAt: number, lastSignIn
 export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<void> {
   if (rows.length === 0) return;
   const column = <K extends keyof NewUserRow>(key: K) => rows.map((row) => row[key] ?? null);
+  const createdAt = new Date().toISOString();
   await sql`
     insert into users (org_id, id, account_id, name, email, initials, first_name, last_name,
                        status, is_external, is_system_admin, sort_name, search_text, created_at, last_sign_in_at)
@@ -104,7 +105,7 @@ export async function insertUsers(db: Db, rows: readonly NewUserRow[]): Promise<
       ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('status')}::text[],
       ${column('is_external')}::boolean[], ${column('is_system_admin')}::boolean[],
       ${column('sort_name')}::text[], ${column('search_text')}::text[],
-      ${column('created_at')}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
+      ${rows.map((row) => row.created_at ?? createdAt)}::timestamptz[], ${column('last_sign_in_at')}::timestamptz[]
     )`.execute(db);
 }
 
@@ -203,7 +204,7 @@ export async function createAccount(
           isExternal: false,
           isSystemAdmin: membership.isSystemAdmin,
         },
-        Date.now() - 400 * DAY_MS,
+        Date.now(),
       ),
       account_id: accountId,
     })),
@@ -283,10 +284,17 @@ export async function ensureLargeOrganization(
       .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
       .where('org_id', '=', existing.id)
       .executeTakeFirstOrThrow();
-    // Its generated users and its admin: fewer, and a run was stopped half-way.
-    if (Number(counted.n) !== options.users + 1) {
+    const signedIn = await db
+      .selectFrom('users')
+      .select('id')
+      .where('org_id', '=', existing.id)
+      .where('last_sign_in_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    // Its generated users and its admin: fewer, and a run was stopped half-way; no sign-ins, and an older version seeded it.
+    if (Number(counted.n) !== options.users + 1 || !signedIn) {
       throw new Error(
-        `The organisation "${options.slug}" was left half-seeded by a run that was stopped: remove the benchmark's data folder and run again.`,
+        `The organisation "${options.slug}" was left half-seeded, or seeded by an older version: remove the benchmark's data folder and run again.`,
       );
     }
     return { orgId: existing.id, adminEmail: `admin@${options.slug}.example` };

@@ -64,6 +64,7 @@ export async function identityProviderPlugin(
     idp.all(`${EMBEDDED_ISSUER_PATH}/*`, forward);
   });
 
+  // Its pages are not compressed (`compress: false`): they answer what a request sent beside the sign-in's state.
   await app.register(async (interaction) => {
     await interaction.register(formbody);
     // The pages speak the authorization request's `ui_locales`, else the browser's Accept-Language.
@@ -91,11 +92,11 @@ export async function identityProviderPlugin(
       return sendHtml(reply, renderErrorPage(language, code, error_description), statusCode);
     });
 
-    interaction.get('/interaction/idp.css', (_request, reply) =>
+    interaction.get('/interaction/idp.css', { compress: false }, (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(IDP_CSS),
     );
 
-    interaction.get('/interaction/:uid', async (request, reply) => {
+    interaction.get('/interaction/:uid', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       return sendHtml(
         reply,
@@ -103,7 +104,7 @@ export async function identityProviderPlugin(
       );
     });
 
-    interaction.post('/interaction/:uid/login', async (request, reply) => {
+    interaction.post('/interaction/:uid/login', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       const body = signInBody.safeParse(request.body);
       const email = body.success ? body.data.email : '';
@@ -137,7 +138,7 @@ export async function identityProviderPlugin(
       );
     });
 
-    interaction.post('/interaction/:uid/organization', async (request, reply) => {
+    interaction.post('/interaction/:uid/organization', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
       const pending = pendingLogin.safeParse(details.result);
       const body = chooseBody.safeParse(request.body);

@@ -16,7 +16,8 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
       info: {
         title: 'Users admin API',
         version: '1.0.0',
-        description: 'The accounts API of the Users page: the session lookup and the JSON:API users list.',
+        description:
+          "The accounts API of the Users page: the session lookup, the JSON:API users list and one user, the list's CSV export and the administrator's preferences.",
       },
       components: {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } },

@@ -5,14 +5,27 @@
  * walk through the nine languages (e2e/specs/users-languages.spec.ts) allows only these on screen.
  */
 export const SAME_AS_ENGLISH: Partial<Record<string, readonly string[]>> = {
-  // "Filter", "Status" and "Optional" are German words.
-  de: ['users.filters.button', 'users.filters.status', 'users.columns.status', 'components.formField.optional'],
+  // "Filter", "Status", "Optional" and "Name" are German words.
+  de: [
+    'users.filters.button',
+    'users.filters.status',
+    'users.columns.status',
+    'components.formField.optional',
+    'users.sheet.fields.status',
+    'users.export.nameHeader',
+  ],
   // "Actions" is French; "Page {{page, number}}" too.
   fr: ['users.actions.button', 'users.pagination.currentPage'],
-  // Italian administrators say "Home" for a home page.
-  it: ['users.breadcrumbs.home'],
+  // Italian administrators say "Home" for a home page, and "Email".
+  it: ['users.breadcrumbs.home', 'users.sheet.fields.email'],
   // "Filters", "Status" and "Platform" are Dutch words.
-  nl: ['users.filters.title', 'users.filters.status', 'users.columns.status', 'users.dataSource.platform'],
+  nl: [
+    'users.filters.title',
+    'users.filters.status',
+    'users.columns.status',
+    'users.dataSource.platform',
+    'users.sheet.fields.status',
+  ],
   // "Status" is Portuguese.
-  pt: ['users.filters.status', 'users.columns.status'],
+  pt: ['users.filters.status', 'users.columns.status', 'users.sheet.fields.status'],
 };

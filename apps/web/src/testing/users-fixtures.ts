@@ -16,9 +16,8 @@ export function demoUser(n: number): UserResource {
       status: STATUSES[(n - 1) % STATUSES.length] ?? 'active',
       is_external: n % 5 === 0,
       is_system_admin: n % 7 === 0,
-      // Every 4th has never signed in; the others n hours before a fixed day.
-      last_sign_in_at: n % 4 === 0 ? null : new Date(Date.UTC(2026, 10, 20) - n * 3_600_000).toISOString(),
-      created_at: new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString(),
+      last_sign_in_at: n % 4 === 0 ? null : new Date(Date.UTC(2026, 10, 1) - n * 3_600_000).toISOString(),
+      created_at: new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString(),
     },
   };
 }

@@ -38,8 +38,8 @@ create table preferences (
   user_id uuid not null,
   users_columns text[] not null,
   updated_at timestamptz not null default now(),
-  primary key (org_id, user_id),
-  foreign key (org_id, user_id) references users (org_id, id) on delete cascade
+  -- No foreign key to users: it would refuse a TRUNCATE of users, which the counts are kept through.
+  primary key (org_id, user_id)
 );
 `;
 

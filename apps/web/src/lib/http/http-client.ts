@@ -40,6 +40,8 @@ export interface HttpClient {
   get<T>(path: string, options?: RequestOptions): Promise<T | null>;
   /** PATCHes `body` as JSON of the Accept media type, with the same answers and renewal as `get`. */
   patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T | null>;
+  /** Sends a request under the same renewal rule and answers the response unread, e.g. to read it as a stream. */
+  send(path: string, init: RequestInit): Promise<Response>;
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -47,43 +49,44 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const doFetch = (input: string, init: RequestInit) => (options.fetch ?? globalThis.fetch)(input, init);
   const early = options.earlyCalls ?? earlyCalls;
 
+  async function send(path: string, init: RequestInit, started?: Promise<Response>): Promise<Response> {
+    const response = await (started ?? doFetch(path, init));
+    if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
+      // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
+      if (await reauthenticate()) return doFetch(path, init);
+    }
+    return response;
+  }
+
   async function get<T>(path: string, requestOptions: RequestOptions = {}): Promise<T | null> {
     const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
-    const init = getRequestInit(accept, requestOptions.signal);
     // The page's first calls may have been started before its code loaded (src/early-calls.ts).
-    return answer<T>(path, init, early.take(path, accept));
+    const response = await send(path, getRequestInit(accept, requestOptions.signal), early.take(path, accept));
+    return read<T>(path, response);
   }
 
   async function patch<T>(path: string, body: unknown, requestOptions: RequestOptions = {}): Promise<T | null> {
     const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
     const init = getRequestInit(accept, requestOptions.signal);
-    return answer<T>(path, {
-      ...init,
-      method: 'PATCH',
-      headers: { ...(init.headers as Record<string, string>), 'Content-Type': accept },
-      body: JSON.stringify(body),
-    });
+    const headers = { ...(init.headers as Record<string, string>), 'Content-Type': accept };
+    return read<T>(path, await send(path, { ...init, method: 'PATCH', headers, body: JSON.stringify(body) }));
   }
 
-  async function answer<T>(path: string, init: RequestInit, early?: Promise<Response>): Promise<T | null> {
-    let response = await (early ?? doFetch(path, init));
-    if ((response.status === 401 || response.status === 403) && isAccountsPath(path)) {
-      // Renew the session once, then retry once; a second refusal is an ordinary HTTP error.
-      if (await reauthenticate()) response = await doFetch(path, init);
-    }
-    if (response.status === 204) return null;
-    const body = await readJson(response);
-    if (response.status === 409) throw new ConflictError(response.status, path, body);
-    if (!response.ok) throw new HttpError(response.status, path, body);
-    return body as T | null;
-  }
-
-  return { get, patch };
+  return { get, patch, send: (path, init) => send(path, init) };
 }
 
 function isAccountsPath(path: string): boolean {
   const pathname = path.startsWith('/') ? path : new URL(path, window.location.origin).pathname;
   return pathname.startsWith(ACCOUNTS_PROXY_PREFIX);
+}
+
+/** A JSON answer: null for 204 or a body that is not JSON; HttpError when it is not OK (SPEC.md §8). */
+async function read<T>(path: string, response: Response): Promise<T | null> {
+  if (response.status === 204) return null;
+  const body = await readJson(response);
+  if (response.status === 409) throw new ConflictError(response.status, path, body);
+  if (!response.ok) throw new HttpError(response.status, path, body);
+  return body as T | null;
 }
 
 async function readJson(response: Response): Promise<unknown> {

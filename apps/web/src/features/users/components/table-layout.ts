@@ -30,6 +30,7 @@ export const cellClasses = {
   avatar: 'UsersTable-avatar',
   userText: 'UsersTable-userText',
   name: 'UsersTable-name',
+  nameLink: 'UsersTable-nameLink',
   secondLine: 'UsersTable-secondLine',
   clamped: 'UsersTable-clamped',
   rowAction: 'UsersTable-rowAction',
@@ -67,6 +68,13 @@ const cellStyles = {
   },
   [at(cellClasses.userText)]: { minWidth: 0, typography: 'body2', '& > p': { m: 0 } },
   [at(cellClasses.name)]: { fontWeight: 600 },
+  // The name opens the user's side sheet: a link in the text's own colour, underlined on hover.
+  [at(cellClasses.nameLink)]: {
+    color: 'inherit',
+    textDecoration: 'none',
+    '&:hover': { textDecoration: 'underline' },
+    '&:focus-visible': { outline: '2px solid #1565c0', outlineOffset: 2, borderRadius: 2 },
+  },
   [at(cellClasses.secondLine)]: { color: 'text.secondary' },
   [at(cellClasses.clamped)]: AT_MOST_TWO_LINES,
   [at(cellClasses.rowAction)]: { textAlign: 'start' },

@@ -3,12 +3,13 @@ import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import type { UserColumn, UserStatus } from '@users-admin/contract';
-import { memo, Suspense, useId, useMemo } from 'react';
+import { type MouseEvent, memo, Suspense, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { LazyTooltip } from '../../../components/lazy-tooltip.tsx';
 import { retryingImport } from '../../../lib/retry/retry.ts';
 import type { User } from '../api/get-users.ts';
+import { userSheetHref } from '../hooks/use-user-sheet-url.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
@@ -72,7 +73,13 @@ interface UserRowProps {
   selected: boolean;
   onToggle: (user: User) => void;
   texts: RowTexts;
+  /** Opens the user's side sheet: their name is a link to it. */
+  onOpenUser: (id: string) => void;
 }
+
+/** A plain click opens the sheet in place; a click that asks for a new tab or window is the browser's. */
+const opensInPlace = (event: MouseEvent<HTMLAnchorElement>) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** On a narrow screen a long address breaks before the @ rather than anywhere. */
 function EmailText({ email }: { email: string }) {
@@ -108,7 +115,7 @@ function narrowLine(user: User, columns: readonly UserColumn[], texts: RowTexts)
   return parts.join(' · ');
 }
 
-export const UserRow = memo(function UserRow({ user, columns, selected, onToggle, texts }: UserRowProps) {
+export const UserRow = memo(function UserRow({ user, columns, selected, onToggle, texts, onOpenUser }: UserRowProps) {
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = texts.selectRow(user.name);
   const dataSource = user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform;
@@ -163,7 +170,18 @@ export const UserRow = memo(function UserRow({ user, columns, selected, onToggle
           <UserAvatar user={user} className={c.avatar} />
           <div className={c.userText}>
             <p title={shownName} className={`${c.clamped} ${c.name}`}>
-              {shownName}
+              <a
+                href={userSheetHref(user.id)}
+                data-user-id={user.id}
+                className={c.nameLink}
+                onClick={(event) => {
+                  if (!opensInPlace(event)) return;
+                  event.preventDefault();
+                  onOpenUser(user.id);
+                }}
+              >
+                {shownName}
+              </a>
             </p>
             <p title={shownEmail} className={`${c.clamped} ${c.secondLine}`}>
               <EmailText email={shownEmail} />

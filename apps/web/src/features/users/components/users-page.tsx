@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
+import { DEFAULT_USER_COLUMNS } from '@users-admin/contract';
+import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
@@ -10,6 +11,7 @@ import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { useUserColumns } from '../api/get-user-columns.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
 import { isPageBeyondWindow, lastPageInWindow } from '../api/search-window.ts';
+import { useUserSheetUrl } from '../hooks/use-user-sheet-url.ts';
 import { useUsersSelection } from '../hooks/use-users-selection.ts';
 import { useUsersUrlState } from '../hooks/use-users-url-state.ts';
 import {
@@ -26,6 +28,7 @@ import { activeFilterCount } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
 import { ColumnsButton } from './columns-button.tsx';
+import { ExportButton } from './export-button.tsx';
 import { FilterButton } from './filter-button.tsx';
 import { PageHeader } from './page-header.tsx';
 import { SearchBox } from './search-box.tsx';
@@ -35,6 +38,8 @@ import { UsersTable } from './users-table.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
 // first render asks for it, in a Suspense of its own, instead of holding up the rows.
+const UserSheet = lazyPart(() => retryingImport(() => import('./user-sheet.tsx'))().then((module) => module.UserSheet));
+
 const UsersPagination = lazyPart(
   () => retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
   { inFirstRender: true },
@@ -66,6 +71,10 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
       if (orgId) void queryClient.prefetchQuery(getUsersQueryOptions(orgId, next));
     },
   });
+  const sheet = useUserSheetUrl();
+  // Once opened, the sheet stays mounted, to slide away when it closes.
+  const [sheetMounted, setSheetMounted] = useState(false);
+  if (sheet.userId !== undefined && !sheetMounted) setSheetMounted(true);
   const users = useUsers(orgId || undefined, query);
   const columns = useUserColumns(orgId || undefined);
   const data = users.data;
@@ -76,6 +85,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   );
 
   const rows = data?.users ?? [];
+  const hasSelection = selectedCount(selection, selectionTotal) !== 0;
   const total = data?.total ?? 0;
   const totalIsLowerBound = data?.totalIsLowerBound ?? false;
   const refused = users.error instanceof HttpError && (users.error.status === 401 || users.error.status === 403);
@@ -175,6 +185,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
           onToggleRow={onToggleRow}
           onTogglePage={onTogglePage}
           onToggleSort={toggleSort}
+          onOpenUser={sheet.open}
         />
         {total > 0 && query.pageNumber <= lastPage && (
           <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
@@ -214,15 +225,23 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
               <SearchBox value={query.search ?? ''} onSearch={setSearch} />
             </Box>
-            {/* Three buttons do not fit beside each other below 360 px: the last goes under the others. */}
+            {/* The buttons do not all fit beside each other on a phone: the last go under the others. */}
             <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
               <ActionsButton
-                hasSelection={selectedCount(selection, selectionTotal) !== 0}
+                hasSelection={hasSelection}
                 canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
                 onAction={onAction}
               />
               <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={setFilters} />
               {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
+              <ExportButton
+                orgId={orgId || undefined}
+                query={query}
+                selection={selection}
+                hasSelection={hasSelection}
+                // The columns shown (issue 29); SPEC.md's while they load.
+                columns={columns ?? DEFAULT_USER_COLUMNS}
+              />
             </Box>
           </Box>
           <Paper
@@ -233,6 +252,11 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             <Box aria-busy={loading}>{body}</Box>
             {loading && <LoadingOverlay />}
           </Paper>
+          {sheetMounted && orgId && (
+            <Suspense fallback={null}>
+              <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} />
+            </Suspense>
+          )}
         </>
       )}
       <Box role="status" aria-live="polite" sx={visuallyHidden}>

@@ -30,6 +30,8 @@ interface UsersTableProps {
   onToggleRow: (user: User) => void;
   onTogglePage: () => void;
   onToggleSort: () => void;
+  /** Opens a user's side sheet (their name is a link to it). */
+  onOpenUser: (id: string) => void;
 }
 
 interface UsersTableHeadProps {
@@ -108,6 +110,7 @@ export function UsersTable({
   onToggleRow,
   onTogglePage,
   onToggleSort,
+  onOpenUser,
 }: UsersTableProps) {
   const rowTexts = useRowTexts();
   // The same object while the number of columns stays: Emotion then has nothing to work out again.
@@ -138,6 +141,7 @@ export function UsersTable({
               selected={isSelected(selection, user)}
               onToggle={onToggleRow}
               texts={rowTexts}
+              onOpenUser={onOpenUser}
             />
           ))}
         </TableBody>
