@@ -85,23 +85,4 @@ describe('HTTP client (SPEC.md §8)', () => {
     await expect(client.get('/x')).resolves.toBeNull();
     await expect(client.get('/x')).resolves.toBeNull();
   });
-
-  it('PATCHes a JSON body of its media type, with the same renewal and answers as a GET', async () => {
-    const fetch = respond(json(401, {}), json(200, { data: { ok: 1 } }));
-    const reauthenticate = vi.fn(async () => true);
-    const client = createHttpClient({ fetch, reauthenticate });
-    const body = { data: { type: 'preferences' } };
-    await expect(client.patch(ACCOUNTS, body, { accept: 'application/vnd.api+json' })).resolves.toEqual({
-      data: { ok: 1 },
-    });
-    expect(reauthenticate).toHaveBeenCalledTimes(1);
-    for (const [, init] of fetch.mock.calls) {
-      expect(init).toMatchObject({
-        method: 'PATCH',
-        credentials: 'include',
-        headers: { Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' },
-        body: JSON.stringify(body),
-      });
-    }
-  });
 });

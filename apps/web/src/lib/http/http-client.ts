@@ -38,8 +38,6 @@ export interface RequestOptions {
 export interface HttpClient {
   /** GETs a JSON answer: null for 204 or a body that is not JSON; throws HttpError otherwise (SPEC.md §8). */
   get<T>(path: string, options?: RequestOptions): Promise<T | null>;
-  /** PATCHes `body` as JSON of the Accept media type, with the same answers and renewal as `get`. */
-  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T | null>;
   /** Sends a request under the same renewal rule and answers the response unread, e.g. to read it as a stream. */
   send(path: string, init: RequestInit): Promise<Response>;
 }
@@ -62,31 +60,19 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
     // The page's first calls may have been started before its code loaded (src/early-calls.ts).
     const response = await send(path, getRequestInit(accept, requestOptions.signal), early.take(path, accept));
-    return read<T>(path, response);
+    if (response.status === 204) return null;
+    const body = await readJson(response);
+    if (response.status === 409) throw new ConflictError(response.status, path, body);
+    if (!response.ok) throw new HttpError(response.status, path, body);
+    return body as T | null;
   }
 
-  async function patch<T>(path: string, body: unknown, requestOptions: RequestOptions = {}): Promise<T | null> {
-    const accept = requestOptions.accept ?? JSON_MEDIA_TYPE;
-    const init = getRequestInit(accept, requestOptions.signal);
-    const headers = { ...(init.headers as Record<string, string>), 'Content-Type': accept };
-    return read<T>(path, await send(path, { ...init, method: 'PATCH', headers, body: JSON.stringify(body) }));
-  }
-
-  return { get, patch, send: (path, init) => send(path, init) };
+  return { get, send: (path, init) => send(path, init) };
 }
 
 function isAccountsPath(path: string): boolean {
   const pathname = path.startsWith('/') ? path : new URL(path, window.location.origin).pathname;
   return pathname.startsWith(ACCOUNTS_PROXY_PREFIX);
-}
-
-/** A JSON answer: null for 204 or a body that is not JSON; HttpError when it is not OK (SPEC.md §8). */
-async function read<T>(path: string, response: Response): Promise<T | null> {
-  if (response.status === 204) return null;
-  const body = await readJson(response);
-  if (response.status === 409) throw new ConflictError(response.status, path, body);
-  if (!response.ok) throw new HttpError(response.status, path, body);
-  return body as T | null;
 }
 
 async function readJson(response: Response): Promise<unknown> {

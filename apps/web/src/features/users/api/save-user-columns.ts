@@ -6,7 +6,7 @@ import {
   USER_COLUMNS,
   type UserColumn,
 } from '@users-admin/contract';
-import { type HttpClient, httpClient } from '../../../lib/http/http-client.ts';
+import { type HttpClient, HttpError, httpClient } from '../../../lib/http/http-client.ts';
 import { columnsOf, preferencesQueryKeys } from './get-user-columns.ts';
 
 /** Saves the chosen columns; answers them as the server kept them. */
@@ -18,9 +18,17 @@ export async function saveUserColumns(
   const document: PreferencesDocument = {
     data: { type: 'preferences', attributes: { users_columns: USER_COLUMNS.filter((c) => columns.includes(c)) } },
   };
-  return columnsOf(
-    await client.patch<PreferencesDocument>(preferencesPath(orgId), document, { accept: JSON_API_MEDIA_TYPE }),
-  );
+  const path = preferencesPath(orgId);
+  // Sent as the page's other calls are, renewing a refused session once (SPEC.md §8).
+  const response = await client.send(path, {
+    method: 'PATCH',
+    credentials: 'include',
+    headers: { Accept: JSON_API_MEDIA_TYPE, 'Content-Type': JSON_API_MEDIA_TYPE },
+    body: JSON.stringify(document),
+  });
+  const answer: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new HttpError(response.status, path, answer);
+  return columnsOf(answer as PreferencesDocument | null);
 }
 
 /**

@@ -15,7 +15,7 @@ function clientStreaming(chunks: string[], headers: Record<string, string>, stat
     },
   });
   const send = vi.fn(async () => new Response(body, { status, headers }));
-  return { client: { get: vi.fn(), patch: vi.fn(), send } as HttpClient, send };
+  return { client: { get: vi.fn(), send } as HttpClient, send };
 }
 
 const options = (client: HttpClient, onProgress = vi.fn()) => ({
