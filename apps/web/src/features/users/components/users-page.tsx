@@ -32,8 +32,7 @@ import { ExportButton } from './export-button.tsx';
 import { FilterButton } from './filter-button.tsx';
 import { PageHeader } from './page-header.tsx';
 import { SearchBox } from './search-box.tsx';
-import { SelectionBanner } from './selection-banner.tsx';
-import { LoadingOverlay, NoResults, Unauthorized } from './users-states.tsx';
+import { LoadingOverlay } from './users-states.tsx';
 import { UsersTable } from './users-table.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
@@ -45,10 +44,16 @@ const UsersPagination = lazyPart(
   { inFirstRender: true },
 );
 
-// The alerts of a search that matched nothing and of a failed load, in their own chunk, as the footer.
-const loadAlerts = retryingImport(() => import('./users-alerts.tsx'));
-const NotFound = lazyPart(() => loadAlerts().then((module) => module.NotFound), { inFirstRender: true });
-const LoadError = lazyPart(() => loadAlerts().then((module) => module.LoadError), { inFirstRender: true });
+// What shows instead of rows (no users, nothing found, a failed load, not allowed), in a chunk of its own.
+const loadMessages = retryingImport(() => import('./users-messages.tsx'));
+const NotFound = lazyPart(() => loadMessages().then((module) => module.NotFound), { inFirstRender: true });
+const LoadError = lazyPart(() => loadMessages().then((module) => module.LoadError), { inFirstRender: true });
+const NoResults = lazyPart(() => loadMessages().then((module) => module.NoResults), { inFirstRender: true });
+const Unauthorized = lazyPart(() => loadMessages().then((module) => module.Unauthorized), { inFirstRender: true });
+// No first render has a selection (a new address clears it): the banner loads apart too.
+const SelectionBanner = lazyPart(() =>
+  retryingImport(() => import('./selection-banner.tsx'))().then((module) => module.SelectionBanner),
+);
 
 export interface UsersPageProps {
   /** The session's organisation; undefined while the session is being looked up, '' when it has none. */
@@ -108,9 +113,12 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
     if (beyondWindow) clampPage(lastPageInWindow(query.pageSize));
   }, [beyondWindow, query.pageSize, clampPage]);
 
-  // The alerts' code comes once the page is up, so that an alert never waits for it, nor goes
-  // missing when the network it would report on has gone.
-  useEffect(() => void loadAlerts().catch(() => undefined), []);
+  // The alerts' and the selection banner's code comes once the page is up, so that they never wait
+  // for it, nor go missing when the network an alert would report on has gone.
+  useEffect(() => {
+    void loadMessages().catch(() => undefined);
+    void SelectionBanner.preload();
+  }, []);
 
   // A new page starts at its first row: bring the top of the table back into view if it scrolled away.
   const tableArea = useRef<HTMLDivElement>(null);
@@ -146,6 +154,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             count: total,
           });
 
+  const summary = summarize(selection, rows, selectionTotal);
   let body: ReactNode;
   if (failed) {
     body = (
@@ -159,7 +168,9 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
         <NotFound search={query.search} />
       </Suspense>
     ) : (
-      <NoResults />
+      <Suspense fallback={null}>
+        <NoResults />
+      </Suspense>
     );
   } else if (columns === undefined) {
     // No table until its columns are known: never one set of columns, then another.
@@ -167,15 +178,19 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   } else {
     body = (
       <>
-        <SelectionBanner
-          summary={summarize(selection, rows, selectionTotal)}
-          total={selectionTotal}
-          canSelectAll={canSelectAll(selection, selectionTotal)}
-          countFailed={countFailed}
-          onSelectAll={() => updateSelection(() => selectAll())}
-          onClear={() => updateSelection(() => EMPTY_SELECTION)}
-          onRecount={recount}
-        />
+        {summary.kind !== 'none' && (
+          <Suspense fallback={null}>
+            <SelectionBanner
+              summary={summary}
+              total={selectionTotal}
+              canSelectAll={canSelectAll(selection, selectionTotal)}
+              countFailed={countFailed}
+              onSelectAll={() => updateSelection(() => selectAll())}
+              onClear={() => updateSelection(() => EMPTY_SELECTION)}
+              onRecount={recount}
+            />
+          </Suspense>
+        )}
         <UsersTable
           inert={loading}
           users={rows}
@@ -208,7 +223,9 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
       <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
       {unauthorized ? (
         <Paper variant="outlined">
-          <Unauthorized homeUrl={homeUrl} />
+          <Suspense fallback={null}>
+            <Unauthorized homeUrl={homeUrl} />
+          </Suspense>
         </Paper>
       ) : (
         <>
