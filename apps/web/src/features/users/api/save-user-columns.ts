@@ -32,28 +32,31 @@ export async function saveUserColumns(
 }
 
 /**
- * Shows a new choice of columns at once and saves it. Saves run one after another (one scope), so
- * the server keeps the last choice; a failed one puts back the columns shown before it.
+ * Shows a column or hides it at once, and saves the choice. The next choice starts from the one on
+ * screen, however fast they come; saves run one after another (one scope), so the server keeps the
+ * last. A failed save puts back the columns shown before it, and calls `onError`.
  */
-export function useSaveUserColumns(orgId: string) {
+export function useToggleUserColumn(orgId: string, { onError }: { onError?: () => void } = {}) {
   const queryClient = useQueryClient();
   const key = preferencesQueryKeys.userColumns(orgId);
-  return useMutation({
+  const save = useMutation({
     mutationKey: key,
     scope: { id: key.join('/') },
-    mutationFn: (columns: readonly UserColumn[]) => saveUserColumns(orgId, columns),
-    onMutate: async (columns) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const before = queryClient.getQueryData<UserColumn[]>(key);
-      queryClient.setQueryData(key, [...columns]);
-      return { before };
-    },
-    onError: (_error, _columns, context) => {
-      if (context?.before) queryClient.setQueryData(key, context.before);
+    mutationFn: ({ columns }: { columns: UserColumn[]; before: UserColumn[] }) => saveUserColumns(orgId, columns),
+    onError: (_error, { before }) => {
+      queryClient.setQueryData(key, before);
+      onError?.();
     },
     onSuccess: (saved) => {
       // A later choice already on screen stays there: its own save answers after this one.
       if (queryClient.isMutating({ mutationKey: key }) === 1) queryClient.setQueryData(key, saved);
     },
   });
+  return (column: UserColumn) => {
+    const before = queryClient.getQueryData<UserColumn[]>(key) ?? [];
+    const columns = USER_COLUMNS.filter((c) => (c === column ? !before.includes(c) : before.includes(c)));
+    void queryClient.cancelQueries({ queryKey: key });
+    queryClient.setQueryData(key, columns);
+    save.mutate({ columns, before });
+  };
 }

@@ -10,7 +10,7 @@ import { USER_COLUMNS, type UserColumn } from '@users-admin/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
-import { useSaveUserColumns } from '../api/save-user-columns.ts';
+import { useToggleUserColumn } from '../api/save-user-columns.ts';
 import { preloadTimeCells } from './user-row.tsx';
 
 /** How long the save-failure alert stays, as the no-selection one (SPEC.md §9). */
@@ -63,23 +63,15 @@ interface ColumnsMenuProps {
 export function ColumnsMenu({ id, labelledBy, anchor, orgId, columns, onClose }: ColumnsMenuProps) {
   const { t } = useTranslation();
   const [saveFailed, setSaveFailed] = useState(false);
-  const save = useSaveUserColumns(orgId);
+  // The menu closes on a failure so that the alert is not hidden behind it from screen readers.
+  const toggle = useToggleUserColumn(orgId, {
+    onError: () => {
+      onClose();
+      setSaveFailed(true);
+    },
+  });
   // The time columns' code, before they are chosen here, so that they show their times at once.
   useEffect(() => void preloadTimeCells(), []);
-
-  const toggle = (column: UserColumn) => {
-    const next = columns.includes(column) ? columns.filter((c) => c !== column) : [...columns, column];
-    save.mutate(
-      USER_COLUMNS.filter((c) => next.includes(c)),
-      {
-        // The menu closes so that the alert is not hidden behind it from screen readers.
-        onError: () => {
-          onClose();
-          setSaveFailed(true);
-        },
-      },
-    );
-  };
 
   return (
     <>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UserColumn } from '@users-admin/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -176,6 +176,20 @@ describe('the chosen columns (issue 29)', () => {
     });
     // The menu stays open for the next choice.
     expect(screen.getByRole('menu', { name: 'Columns' })).toBeInTheDocument();
+  });
+
+  it('keeps every choice made in quick succession, and saves the last', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('rowheader', { name: /User 001/ });
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    const menu = await screen.findByRole('menu', { name: 'Columns' });
+    // Both in the same moment, before the page has drawn the first.
+    fireEvent.click(within(menu).getByRole('menuitemcheckbox', { name: 'Created' }));
+    fireEvent.click(within(menu).getByRole('menuitemcheckbox', { name: 'User type' }));
+    await waitFor(() => expect(headers()).toEqual(['', 'User', 'Data source', 'Status', 'Created']));
+    await waitFor(() => expect(saved).toEqual(['data_source', 'status', 'created']));
+    expect(saves).toHaveLength(2);
   });
 
   it('puts the columns back and says so when the choice cannot be saved', async () => {
