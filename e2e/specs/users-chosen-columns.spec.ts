@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
+import { parseCsv } from '../support/csv.ts';
 import { ACME_TOTAL, BREAKPOINTS, JSON_API, Suite, type UsersPage } from '../support/users-page.ts';
 
 // Issue 29: the Columns menu, the choice kept on the server for the administrator, and shown from
@@ -210,5 +212,20 @@ describe('the chosen columns follow the administrator (issue 29)', () => {
       await screenshot(users.page, `users-all-columns-${name}`);
     }
     await saveColumns(first, ['data_source', 'status', 'user_type']);
+  });
+
+  it('to the export: the CSV has the columns shown', async () => {
+    const users = await suite.open();
+    await saveColumns(users, ['status', 'last_sign_in']);
+    await users.page.reload();
+    await users.takenOver();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const download = users.page.waitForEvent('download');
+    await users.page.getByRole('button', { name: 'Export', exact: true }).click();
+    const file = readFileSync((await (await download).path()) ?? '', 'utf8');
+    const [header, first] = parseCsv(file.replace(/^\uFEFF/, ''));
+    expect(header).toEqual(['Name', 'Email', 'Status', 'Last sign-in']);
+    expect(first).toHaveLength(4);
+    await saveColumns(users, ['data_source', 'status', 'user_type']);
   });
 });
