@@ -307,8 +307,8 @@ function markdown(results: EngineResult[]): string {
   );
   row('first page at 8 connections (req/s)', (r) => r.firstPageRps.toFixed(0));
   row(
-    'CSV export of every user (s) / memory growth (MB)',
-    (r) => `${r.exported.seconds.toFixed(1)} / ${r.exported.rssGrowthMegabytes.toFixed(0)}`,
+    'CSV export of every user (s) / heap growth (MB)',
+    (r) => `${r.exported.seconds.toFixed(1)} / ${r.exported.heapGrowthMegabytes.toFixed(0)}`,
   );
   for (const result of results) {
     lines.push('', `**${result.engine}**`, '', '| shape | total | p50 ms | p99 ms |', '|---|---:|---:|---:|');
