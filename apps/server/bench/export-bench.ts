@@ -29,8 +29,8 @@ export interface ExportMeasure {
   rows: number;
   announced: number;
   megabytes: number;
-  /** The most this process's resident memory grew over its size before the export, sampled every 100 ms. */
-  rssGrowthMegabytes: number;
+  /** The most this process's JavaScript heap grew over its size before the export, sampled every 100 ms. */
+  heapGrowthMegabytes: number;
 }
 
 /**
@@ -39,10 +39,10 @@ export interface ExportMeasure {
  */
 export function measureExport(baseUrl: string, orgId: string, cookie: string): Promise<ExportMeasure> {
   const started = performance.now();
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
+  const heapBefore = process.memoryUsage().heapUsed;
+  let heapPeak = heapBefore;
   const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
   }, 100);
   const body = JSON.stringify(REQUEST);
   return new Promise<ExportMeasure>((resolve, reject) => {
@@ -68,7 +68,7 @@ export function measureExport(baseUrl: string, orgId: string, cookie: string): P
           rows: lines - 1,
           announced: Number(response.headers[EXPORT_COUNT_HEADER]),
           megabytes: bytes / 1e6,
-          rssGrowthMegabytes: (rssPeak - rssBefore) / 1e6,
+          heapGrowthMegabytes: (heapPeak - heapBefore) / 1e6,
         }),
       );
       response.on('error', reject);

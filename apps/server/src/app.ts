@@ -22,6 +22,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
+import { createUsersExportRepository } from './repositories/users-export-repository.ts';
 import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -123,7 +124,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(appConfigRoutes, { config: config.app });
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
-  await app.register(usersExportRoutes, { sessions, users });
+  await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
   await app.register(webAppPlugin, {

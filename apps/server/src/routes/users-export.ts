@@ -14,14 +14,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
-import type { ListedUser, UsersRepository } from '../repositories/users-repository.ts';
+import type { UsersExportRepository } from '../repositories/users-export-repository.ts';
+import type { ListedUser } from '../repositories/users-repository.ts';
 import { assertAdminOf, requireSession } from './admin-access.ts';
 
 const csvSchema = z.string().describe('text/csv; charset=utf-8, one header row, then one row per user');
 
 export interface UsersExportRoutesOptions {
   sessions: SessionStore;
-  users: UsersRepository;
+  exports: UsersExportRepository;
 }
 
 /** A cell a spreadsheet would run as a formula, made text by a leading quote (OWASP: CSV injection). */
@@ -54,7 +55,7 @@ function cellOf(user: ListedUser, key: ExportRequest['columns'][number]['key'], 
  * streamed from the database batch by batch, so that memory stays flat however many users.
  */
 export async function usersExportRoutes(app: FastifyInstance, options: UsersExportRoutesOptions) {
-  const { sessions, users } = options;
+  const { sessions, exports } = options;
 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/apis/accounts/api/v3/orgs/:org_id/users/export',
@@ -79,11 +80,11 @@ export async function usersExportRoutes(app: FastifyInstance, options: UsersExpo
       const query = toUserListQuery(request.query);
       const { columns, values, selection } = request.body;
       const [count, slug] = await Promise.all([
-        users.countSelected(orgId, query, selection),
-        users.organizationSlug(orgId),
+        exports.countSelected(orgId, query, selection),
+        exports.organizationSlug(orgId),
       ]);
       const rows = async function* () {
-        for await (const batch of users.walkInOrder(orgId, query, selection)) {
+        for await (const batch of exports.walkInOrder(orgId, query, selection)) {
           for (const user of batch) yield columns.map((column) => cellOf(user, column.key, values));
         }
       };

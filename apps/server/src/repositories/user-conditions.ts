@@ -1,0 +1,107 @@
+import type { LastSignInFilter, UserListQuery } from '@users-admin/contract';
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { escapeLike, searchGrams } from '../lib/user-text.ts';
+
+// The list's vocabulary: which users a query selects and in what order, shared by its pages and its export.
+
+/** The columns a listed user is read with. */
+export const LISTED_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'initials',
+  'first_name',
+  'last_name',
+  'status',
+  'is_external',
+  'is_system_admin',
+  'last_sign_in_at',
+  'created_at',
+] as const;
+
+/**
+ * The list's filters: the query's field and the column it is equal to, in `users` and in
+ * `user_counts`. A filter is a line here, its column, its counts' column and an ordered index.
+ */
+export const FILTERS = [
+  ['status', 'status'],
+  ['isSystemAdmin', 'is_system_admin'],
+  ['isExternal', 'is_external'],
+] as const satisfies readonly (readonly [keyof UserListQuery, keyof Database['user_counts']])[];
+
+/** The list's orders: the columns of each, the id last so that every order is total. Unsorted is the order of joining. */
+export const ORDERS = { joined: ['id'], name: ['sort_name', 'id'] } as const;
+
+type OrderColumn = (typeof ORDERS)[keyof typeof ORDERS][number];
+
+export function orderOf(query: UserListQuery): { columns: readonly OrderColumn[]; descending: boolean } {
+  return { columns: query.sort ? ORDERS.name : ORDERS.joined, descending: query.sort === '-name' };
+}
+
+/** The filters' conditions on a table that has their columns (`users` or `user_counts`). */
+export function whereFilters<T extends 'users' | 'user_counts', O>(
+  select: SelectQueryBuilder<Database, T, O>,
+  query: UserListQuery,
+): SelectQueryBuilder<Database, T, O> {
+  let filtered = select;
+  for (const [field, column] of FILTERS) {
+    const value = query[field];
+    if (value !== undefined) {
+      filtered = filtered.where((eb: ExpressionBuilder<Database, T>) => eb(eb.ref(column), '=', value as never));
+    }
+  }
+  return filtered;
+}
+
+const DAY_MS = 86_400_000;
+
+export type Condition = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
+
+/**
+ * The Last sign-in filter as disjoint ranges of `last_sign_in_at` (never: null), on the clock of the
+ * request: not kept in counts, as time moves it. "Not in the last 90 days" is two: before, and never.
+ */
+export function lastSignInRanges(filter: LastSignInFilter, now: number): Condition[] {
+  const daysAgo = (days: number) => new Date(now - days * DAY_MS);
+  const never: Condition = (eb) => eb('last_sign_in_at', 'is', null);
+  if (filter === 'never') return [never];
+  if (filter === '30d') return [(eb) => eb('last_sign_in_at', '>=', daysAgo(30))];
+  return [(eb) => eb('last_sign_in_at', '<', daysAgo(90)), never];
+}
+
+/**
+ * The test of a case-insensitive substring of name or email that every plan makes (a walk of an
+ * ordered index only this one): LIKE on the lower-case search text. Inside CASE, whose selectivity
+ * the planner takes for a half: the index's condition estimates the matches better, and a search
+ * walked is one already found dense, whose walk the planner must not take for a scan of every user.
+ */
+export function searchTest(search: string) {
+  return sql<boolean>`(case when search_text like ${`%${escapeLike(search.toLowerCase())}%`} then true end)`;
+}
+
+/** What the index of `search_grams()` finds a search's candidates by, when it has any (`searchGrams`). */
+export function searchIndex(search: string) {
+  const grams = searchGrams(search.toLowerCase());
+  return grams.length > 0 ? sql<boolean>`search_grams(search_text) @> ${grams}::text[]` : undefined;
+}
+
+/**
+ * The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s
+ * condition; `ranges`: the Last sign-in filter's ranges, all of them unless told.
+ */
+export const matchingUsers = (
+  db: Db,
+  orgId: string,
+  query: UserListQuery,
+  indexed: boolean,
+  ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, Date.now()) : [],
+) => {
+  const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
+  const select = ranges.length > 0 ? filtered.where((eb) => eb.or(ranges.map((range) => range(eb)))) : filtered;
+  if (!query.search) return select;
+  const index = indexed ? searchIndex(query.search) : undefined;
+  const tested = select.where(searchTest(query.search));
+  return index ? tested.where(index) : tested;
+};
