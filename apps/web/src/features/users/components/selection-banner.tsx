@@ -1,4 +1,5 @@
-import CloseIcon from '@mui/icons-material/Close';
+// The search box's clear icon (the same cross as Close), already in the first render: no chunk of its own.
+import ClearIcon from '@mui/icons-material/Clear';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -85,7 +86,7 @@ export function SelectionBanner({
         )}
       </Box>
       <IconButton size="small" aria-label={t('users.selection.clear')} onClick={onClear} sx={{ flexShrink: 0 }}>
-        <CloseIcon fontSize="small" />
+        <ClearIcon fontSize="small" />
       </IconButton>
     </Box>
   );
