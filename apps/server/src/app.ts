@@ -68,8 +68,13 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { apply: securityHeaders });
-  // Answers of 1 KB or more (page, JSON, CSV) by Accept-Encoding; Brotli at a quality fast enough per request.
+  // The API's and the page's answers of 1 KB or more, by Accept-Encoding, Brotli at a quality fast enough
+  // per request. Not the built files: they are sent as their compressed copies, or as they are when small.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/apis/') || route.url === '/*') route.compress ??= {};
+  });
   await app.register(compress, {
+    global: false,
     threshold: 1024,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },

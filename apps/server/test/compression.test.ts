@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,6 +42,9 @@ describe('compressed answers', () => {
   const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-dist-'));
   const page = `<!doctype html><html><head></head><body>${'<p>Users</p>'.repeat(500)}</body></html>`;
   writeFileSync(path.join(dist, 'index.html'), page);
+  // A built file too small to have compressed copies (apps/web/build/precompressed-assets.ts).
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'assets/small-abc123.js'), `export const small = ${JSON.stringify('x'.repeat(300))};\n`);
   let server: TestServer;
   let admin: CookieJar;
 
@@ -98,5 +101,8 @@ describe('compressed answers', () => {
     expect(decoded(csv).split('\n').length).toBeGreaterThan(400);
     const small = await send(`${server.baseUrl}/healthz`, { 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
+    const builtFile = await send(`${server.baseUrl}/assets/small-abc123.js`, { 'accept-encoding': 'br' });
+    expect(builtFile.status).toBe(200);
+    expect(builtFile.headers['content-encoding']).toBeUndefined();
   });
 });
