@@ -44,7 +44,10 @@ describe('compressed answers', () => {
   writeFileSync(path.join(dist, 'index.html'), page);
   // A built file too small to have compressed copies (apps/web/build/precompressed-assets.ts).
   mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'assets/small-abc123.js'), `export const small = ${JSON.stringify('x'.repeat(300))};\n`);
+  writeFileSync(
+    path.join(dist, 'assets/small-abc123.js'),
+    `export const small = ${JSON.stringify('x'.repeat(300))};\n`,
+  );
   let server: TestServer;
   let admin: CookieJar;
 
