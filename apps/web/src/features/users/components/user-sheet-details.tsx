@@ -4,23 +4,23 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import type { UserDetails } from '../api/get-user.ts';
 import { avatarInitials } from '../utils/avatar-initials.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
-import { exactDateTime, relativeTime, shortDate } from '../utils/sheet-dates.ts';
+import { createTimeFormats, type TimeFormats } from '../utils/time-formats.ts';
 import { ROW_ACTION_BY_STATUS } from './user-row.tsx';
 
 /** Relative time, with the exact moment in a tooltip that hover and keyboard focus both open. */
-function LastSignIn({ iso, language }: { iso: string | null; language: string }) {
+function LastSignIn({ iso, formats }: { iso: string | null; formats: TimeFormats }) {
   const { t } = useTranslation();
   if (!iso) return <>{t('users.sheet.never')}</>;
   return (
-    <Tooltip title={exactDateTime(iso, language)} describeChild>
+    <Tooltip title={formats.dateTime(iso)} describeChild>
       <Box component="time" dateTime={iso} tabIndex={0} sx={{ borderBottom: 1, borderBottomStyle: 'dotted' }}>
-        {relativeTime(iso, language)}
+        {formats.relative(iso, Date.now())}
       </Box>
     </Tooltip>
   );
@@ -55,7 +55,8 @@ function CopyableId({ id }: { id: string }) {
 /** The user as the sheet shows them: avatar, e-mail, then each field under its label. */
 export function UserSheetDetails({ user }: { user: UserDetails }) {
   const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  // The same words as the table's time columns.
+  const formats = useMemo(() => createTimeFormats(i18n.language), [i18n.language]);
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const email = revealBidiControls(user.email);
   const fields: [string, ReactNode][] = [
@@ -80,8 +81,8 @@ export function UserSheetDetails({ user }: { user: UserDetails }) {
       t('users.sheet.fields.dataSource'),
       t(user.isExternal ? 'users.dataSource.thirdParty' : 'users.dataSource.platform'),
     ],
-    [t('users.sheet.fields.lastSignIn'), <LastSignIn key="last" iso={user.lastSignInAt} language={language} />],
-    [t('users.sheet.fields.created'), shortDate(user.createdAt, language)],
+    [t('users.sheet.fields.lastSignIn'), <LastSignIn key="last" iso={user.lastSignInAt} formats={formats} />],
+    [t('users.sheet.fields.created'), formats.date(user.createdAt)],
     [t('users.sheet.fields.id'), <CopyableId key="id" id={user.id} />],
   ];
 
