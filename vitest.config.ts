@@ -31,7 +31,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time: each has its own server and browser, and mostly waits on them.
+          maxWorkers: 2,
         },
       },
     ],

@@ -272,6 +272,8 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
     await columnsMenu.getByRole('menuitemcheckbox', { name: t('users.created.column') }).click();
     await page.keyboard.press('Escape');
     await columnsMenu.waitFor({ state: 'detached' });
+    // The time columns' code may still be on its way.
+    await page.locator('main table thead th', { hasText: t('users.created.column') }).waitFor();
     expect(
       await page
         .locator('main table thead th')
