@@ -95,8 +95,11 @@ export async function usersExportRoutes(app: FastifyInstance, options: UsersExpo
         cast: { string: neutraliseFormula },
       });
       // A failure half-way ends the answer short: the page, counting rows against x-total-count, says so.
+      // A browser that cancels closes the answer early: that stops the walk, and is no error.
       pipeline(Readable.from(rows()), csv).catch((error: unknown) =>
-        request.log.error({ err: error }, 'export failed'),
+        (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
+          ? request.log.info('export cancelled')
+          : request.log.error({ err: error }, 'export failed'),
       );
       const date = new Date().toISOString().slice(0, 10);
       return reply
