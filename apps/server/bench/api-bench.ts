@@ -3,7 +3,6 @@
 // bench-results/api.{json,md}, and exits 1 when a budget is missed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { toUserListParams, type UserListQuery } from '@users-admin/contract';
 import autocannon from 'autocannon';
@@ -19,6 +18,7 @@ import { freePort } from '../test/support/test-server.ts';
 import { userRow } from '../test/support/user-rows.ts';
 import { measureExport } from './export-bench.ts';
 import { randomQueries } from './random-queries.ts';
+import { markdown } from './results-markdown.ts';
 import { listShapes } from './shapes.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
@@ -274,52 +274,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   };
 }
 
-type EngineResult = Awaited<ReturnType<typeof benchEngine>>;
-
-function markdown(results: EngineResult[]): string {
-  const lines = [
-    `${USERS.toLocaleString('en')} users; ${RUNS} requests per shape; ${os.cpus().length} cores, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} at the end.`,
-    '',
-    `| measure | ${results.map((r) => r.engine).join(' | ')} |`,
-    `|---|${results.map(() => '---:').join('|')}|`,
-  ];
-  const row = (label: string, value: (r: EngineResult) => string) =>
-    lines.push(`| ${label} | ${results.map(value).join(' | ')} |`);
-  row('seed (s)', (r) => (r.seedSeconds === undefined ? '–' : r.seedSeconds.toFixed(0)));
-  row('lists without a search, worst p99 (ms)', (r) =>
-    ms(Math.max(...r.shapes.filter((s) => !s.far).map((s) => s.p99))),
-  );
-  row('pages >100,000 from both ends, worst p99 (ms)', (r) =>
-    ms(Math.max(...r.shapes.filter((s) => s.far).map((s) => s.p99))),
-  );
-  row('random searches, first time p50 / p99 (ms)', (r) => `${ms(r.random.p50)} / ${ms(r.random.p99)}`);
-  row('exact total of every user (ms)', (r) => ms(r.exactTotal));
-  row(
-    'insert / status change p50 (ms)',
-    (r) => `${ms(r.writes.withTriggers.insert)} / ${ms(r.writes.withTriggers.statusChange)}`,
-  );
-  row(
-    'the same without triggers (ms)',
-    (r) => `${ms(r.writes.withoutTriggers.insert)} / ${ms(r.writes.withoutTriggers.statusChange)}`,
-  );
-  row('first page at 8 connections (req/s)', (r) => r.firstPageRps.toFixed(0));
-  row(
-    'CSV export of every user (s) / heap growth (MB)',
-    (r) => `${r.exported.seconds.toFixed(1)} / ${r.exported.heapGrowthMegabytes.toFixed(0)}`,
-  );
-  for (const result of results) {
-    lines.push('', `**${result.engine}**`, '', '| shape | total | p50 ms | p99 ms |', '|---|---:|---:|---:|');
-    for (const s of result.shapes)
-      lines.push(`| ${s.shape} | ${s.total.toLocaleString('en')} | ${ms(s.p50)} | ${ms(s.p99)} |`);
-    lines.push('', '| slowest random search | ms | status | total |', '|---|---:|---:|---:|');
-    for (const s of result.slowest)
-      lines.push(`| \`${JSON.stringify(s.query)}\` | ${ms(s.ms)} | ${s.status} | ${s.total} |`);
-  }
-  return lines.join('\n');
-}
+export type EngineResult = Awaited<ReturnType<typeof benchEngine>>;
 
 const results: EngineResult[] = [];
 for (const engine of (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',')) {
@@ -331,8 +286,8 @@ for (const engine of (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',')
 }
 mkdirSync(path.join(root, 'bench-results'), { recursive: true });
 writeFileSync(path.join(root, 'bench-results', 'api.json'), JSON.stringify({ users: USERS, results }, null, 2));
-writeFileSync(path.join(root, 'bench-results', 'api.md'), markdown(results));
-console.log(`\n${markdown(results)}`);
+writeFileSync(path.join(root, 'bench-results', 'api.md'), markdown(results, USERS, RUNS));
+console.log(`\n${markdown(results, USERS, RUNS)}`);
 const violations = results.flatMap((r) => r.violations.map((v) => `${r.engine}: ${v}`));
 if (violations.length) {
   console.log(`\nBudgets missed:\n  ${violations.join('\n  ')}`);

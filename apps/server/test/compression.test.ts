@@ -1,35 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { exportPath, usersPath } from '@users-admin/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORGS } from '../src/db/seed.ts';
+import { type RawAnswer, sendRaw as send } from './support/raw-request.ts';
 import { type CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A request whose answer is read as sent: fetch would undo the compression this checks. */
-function send(url: string, headers: Record<string, string>, body?: string) {
-  return new Promise<RawAnswer>((resolve, reject) => {
-    request(url, { method: body === undefined ? 'GET' : 'POST', headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end(body);
-  });
-}
 
 const decoded = (answer: RawAnswer) => {
   const encoding = answer.headers['content-encoding'];

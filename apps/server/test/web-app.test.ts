@@ -1,28 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendRaw } from './support/raw-request.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
-/** A GET whose body is read as sent: fetch would undo the compression this checks. */
-function getRaw(url: string, acceptEncoding: string) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-    (resolve, reject) => {
-      request(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-        response.on('error', reject);
-      })
-        .on('error', reject)
-        .end();
-    },
-  );
-}
+const getRaw = (url: string, acceptEncoding: string) => sendRaw(url, { 'accept-encoding': acceptEncoding });
 
 describe("the built page's files", () => {
   // A build as `npm run build` writes it (apps/web/build/precompressed-assets.ts): each script with

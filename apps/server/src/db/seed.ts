@@ -4,7 +4,8 @@ import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
 import type { NewUserRow } from './schema.ts';
-import { createRandom, type GeneratedUser, generateUser, lastSignIn, SEED_HISTORY_MS } from './seed-data.ts';
+import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
+import { lastSignIn, SEED_HISTORY_MS } from './seed-sign-ins.ts';
 
 export const DEMO_ORGS = {
   acme: { id: '01900000-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme' },
