@@ -1,7 +1,8 @@
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { NewUserRow } from '../../apps/server/src/db/schema.ts';
-import { createAccount, DEMO_ORGS, insertUsers, seedLargeOrganization } from '../../apps/server/src/db/seed.ts';
+import { createAccount, DEMO_ORGS, insertUsers } from '../../apps/server/src/db/seed.ts';
+import { seedLargeOrganization } from '../../apps/server/src/db/seed-large.ts';
 import { uuidv7 } from '../../apps/server/src/lib/ids.ts';
 import { searchText, sortName } from '../../apps/server/src/lib/user-text.ts';
 

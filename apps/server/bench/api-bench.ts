@@ -12,7 +12,7 @@ import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/database.ts';
-import { ensureLargeOrganization } from '../src/db/seed.ts';
+import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 import { userRow } from '../test/support/user-rows.ts';

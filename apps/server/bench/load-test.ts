@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { toUserListParams, type UserListQuery } from '@users-admin/contract';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/database.ts';
-import { ensureLargeOrganization } from '../src/db/seed.ts';
+import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 

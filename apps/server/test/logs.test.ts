@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { seedLargeOrganization } from '../src/db/seed.ts';
+import { seedLargeOrganization } from '../src/db/seed-large.ts';
 import { killProcess, type ServerProcess, spawnServer } from './support/server-process.ts';
 import { signIn } from './support/sign-in.ts';
 

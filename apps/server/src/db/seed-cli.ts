@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { openDatabase } from './database.ts';
-import { seedLargeOrganization } from './seed.ts';
+import { seedLargeOrganization } from './seed-large.ts';
 
 const { values } = parseArgs({
   options: {
