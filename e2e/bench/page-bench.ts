@@ -10,11 +10,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { launchBrowser } from '../support/browser.ts';
 import { type StorageState, signIn } from '../support/seeded-server.ts';
 import { startServer } from '../support/server.ts';
+import { type Bench, firstRowAt, interactiveAt, newContext } from './probe.ts';
 
 const RUNS = Math.max(5, Number(process.env.BENCH_PAGE_RUNS ?? 11));
 const DEBOUNCE_MS = 300;
@@ -42,69 +43,6 @@ const median = (values: number[]) => {
 const ms = (value: number) => value.toFixed(0);
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 const log = (message: string) => console.log(`[page-bench] ${message}`);
-
-/**
- * In the page before its own code: when user rows (rows with an email) first appear, and when the
- * rows on screen change after an input. Times are `performance.now()`, whose origin is the
- * navigation start; a change counts at the animation frame after it, when it is painted.
- */
-// A string, not a function: tsx would name the function's inner functions with a helper the
-// browser does not have.
-const probe = `(() => {
-  const rowsSignature = () => {
-    let signature = '';
-    for (const row of document.querySelectorAll('main table tbody tr')) {
-      const text = row.textContent || '';
-      if (text.includes('@')) signature += text + '\\n';
-    }
-    return signature;
-  };
-  const bench = { firstRow: undefined, interactive: undefined, lastInput: undefined, rowsSignature };
-  window.__bench = bench;
-  const onInput = (event) => { bench.lastInput = event.timeStamp; };
-  addEventListener('keydown', onInput, true);
-  addEventListener('pointerdown', onInput, true);
-  let waiting;
-  bench.rowsChange = (before) => new Promise((resolve) => { waiting = { before, resolve }; });
-  new MutationObserver(() => {
-    const signature = bench.firstRow === undefined || waiting ? rowsSignature() : '';
-    if (bench.firstRow === undefined && signature) {
-      bench.firstRow = null;
-      requestAnimationFrame(() => { bench.firstRow = performance.now(); });
-    }
-    // A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx).
-    if (bench.firstRow !== undefined && bench.interactive === undefined && !document.querySelector('#root[inert]')) {
-      bench.interactive = null;
-      requestAnimationFrame(() => { bench.interactive = performance.now(); });
-    }
-    if (waiting && signature && signature !== waiting.before) {
-      const { resolve } = waiting;
-      waiting = undefined;
-      requestAnimationFrame(() => resolve(performance.now()));
-    }
-  }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['inert'] });
-})();`;
-
-type Bench = {
-  firstRow: number | null | undefined;
-  interactive: number | null | undefined;
-  lastInput: number | undefined;
-};
-
-/** The time the probe noted for `moment`, once it has noted it. */
-async function notedAt(page: Page, moment: 'firstRow' | 'interactive'): Promise<number> {
-  await page.waitForFunction(
-    (key) => typeof (window as unknown as { __bench: Bench }).__bench?.[key] === 'number',
-    moment,
-    { timeout: 30_000 },
-  );
-  return page.evaluate((key) => (window as unknown as { __bench: Bench }).__bench[key] as number, moment);
-}
-
-/** Navigation start → the first user row on screen. */
-const firstRowAt = (page: Page) => notedAt(page, 'firstRow');
-/** Navigation start → the page's controls work (a page the server drew has been taken over). */
-const interactiveAt = (page: Page) => notedAt(page, 'interactive');
 
 /** Time from the input `act` makes (its keydown or pointerdown) to the changed rows on screen. */
 async function inputToRows(page: Page, label: string, act: () => Promise<void>): Promise<number> {
@@ -141,12 +79,6 @@ interface LoadTimes {
   warmInteractive: number[];
   /** Script and style files the first cold load fetched before its first user row. */
   assetsBeforeFirstRow: string[];
-}
-
-async function newContext(browser: Browser, state: StorageState): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: state });
-  await context.addInitScript({ content: probe });
-  return context;
 }
 
 interface LoadTarget {
