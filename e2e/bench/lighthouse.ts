@@ -161,12 +161,13 @@ export async function runLighthouse(
   log: (message: string) => void,
   /** Each run's full report, e.g. to keep the slowest tasks of a profile. */
   onReport?: (formFactor: string, run: number, lhr: Lhr) => void,
+  formFactors: readonly ('mobile' | 'desktop')[] = ['mobile', 'desktop'],
 ): Promise<LighthouseResult[]> {
   const browser = await launchChromium();
   try {
     await signInProfile(browser.port, baseUrl, account);
     const results: LighthouseResult[] = [];
-    for (const formFactor of ['mobile', 'desktop'] as const) {
+    for (const formFactor of formFactors) {
       const lhrs: Lhr[] = [];
       for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
         const lhr = await auditOnce(`${baseUrl}/`, browser.port, formFactor);
@@ -204,4 +205,34 @@ export function lighthouseViolations(results: LighthouseResult[]): string[] {
     }
   }
   return violations;
+}
+
+/** The benchmark table's rows of the results, made by `row(label, value, budget, met)`. */
+export function lighthouseRows(
+  results: LighthouseResult[],
+  row: (label: string, value: string, budget: string, ok: boolean) => string,
+): string[] {
+  return results.flatMap((result) => {
+    const budget = LIGHTHOUSE_BUDGET[result.formFactor];
+    const scores = `${result.performance} / ${result.accessibility} / ${result.bestPractices}`;
+    const ok =
+      result.performance >= budget.performance &&
+      result.accessibility >= budget.accessibility &&
+      result.bestPractices >= budget.bestPractices;
+    const tbtBudget = 'totalBlockingTimeMs' in budget ? budget.totalBlockingTimeMs : undefined;
+    return [
+      row(
+        `Lighthouse ${result.formFactor}: performance / accessibility / best practices`,
+        scores,
+        `${budget.performance} / ${budget.accessibility} / ${budget.bestPractices}`,
+        ok,
+      ),
+      row(
+        `Lighthouse ${result.formFactor}: total blocking time; main-thread work (script evaluation)`,
+        `${result.totalBlockingTimeMs.toFixed(0)} ms; ${(result.mainThreadWorkMs / 1000).toFixed(2)} s (${(result.scriptEvaluationMs / 1000).toFixed(2)} s)`,
+        tbtBudget === undefined ? '(reported)' : `${tbtBudget} ms`,
+        tbtBudget === undefined || result.totalBlockingTimeMs <= tbtBudget,
+      ),
+    ];
+  });
 }
