@@ -57,6 +57,11 @@ export function resolveLanguage(locale: string | null | undefined): SupportedLoc
   return SUPPORTED_LOCALES.find((language) => language === primary) ?? DEFAULT_LOCALE;
 }
 
+/** Whether the page shows the language of `locale` already. */
+export function isShownLanguage(locale: string | null | undefined): boolean {
+  return resolveLanguage(locale) === i18n.language;
+}
+
 export function initI18n() {
   if (i18n.isInitialized) return i18n;
   void i18n.use(initReactI18next).init({

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyLocale, resolveLanguage } from './i18n.ts';
+import { applyLocale, isShownLanguage, resolveLanguage } from './i18n.ts';
 
 /**
  * Puts the page in the session's language. True once the page may be shown: the session is known
@@ -14,8 +14,11 @@ export function useSessionLanguage(locale: string | undefined, sessionSettled: b
   useEffect(() => {
     if (locale === undefined) return;
     let current = true;
+    // A language already shown needs no render more: after a drawn page is taken over, one would
+    // render the whole page again and hydrate its lazy parts at once instead of in slices.
+    const shown = isShownLanguage(locale);
     void applyLocale(locale).finally(() => {
-      if (current) setAppliedLocale(locale);
+      if (current && !shown) setAppliedLocale(locale);
     });
     return () => {
       current = false;
