@@ -31,6 +31,9 @@ export const LIGHTHOUSE_BUDGET = {
   desktop: { performance: 98, accessibility: 100, bestPractices: 100 },
 };
 
+/** Lighthouse could not complete a run (its `runtimeError`), as opposed to a page that fails a check. */
+class LighthouseRunError extends Error {}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Debian's Chromium with a DevTools port of its own choosing and a throwaway profile. */
@@ -120,7 +123,8 @@ async function auditOnce(url: string, port: number, formFactor: 'mobile' | 'desk
   const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error('Lighthouse returned no result');
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError)
+    throw new LighthouseRunError(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   if (!lhr.finalDisplayedUrl.startsWith(url))
     throw new Error(`Lighthouse ended at ${lhr.finalDisplayedUrl}, not ${url}`);
   const foreign = foreignRequests(lhr);
@@ -154,6 +158,21 @@ function summarise(formFactor: 'mobile' | 'desktop', lhrs: Lhr[]): LighthouseRes
   };
 }
 
+/**
+ * A run Lighthouse itself could not complete (e.g. NO_NAVSTART: no trace of the navigation, seen on
+ * a loaded machine) is made again, twice at most; a page that fails its checks is not.
+ */
+async function withRetries(audit: () => Promise<Lhr>, log: (message: string) => void): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit();
+    } catch (error) {
+      if (!(error instanceof LighthouseRunError) || attempt === 3) throw error;
+      log(`${error.message}; again`);
+    }
+  }
+}
+
 /** Lighthouse, mobile then desktop defaults, `LIGHTHOUSE_RUNS` runs each, on the signed-in page at `url`. */
 export async function runLighthouse(
   baseUrl: string,
@@ -170,7 +189,7 @@ export async function runLighthouse(
     for (const formFactor of formFactors) {
       const lhrs: Lhr[] = [];
       for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
-        const lhr = await auditOnce(`${baseUrl}/`, browser.port, formFactor);
+        const lhr = await withRetries(() => auditOnce(`${baseUrl}/`, browser.port, formFactor), log);
         onReport?.(formFactor, run, lhr);
         lhrs.push(lhr);
       }
