@@ -6,8 +6,9 @@ type TooltipComponent = typeof TooltipType;
 
 /*
  * MUI's Tooltip brings Popper and @popperjs/core (~11 KB gzip) that the first render does not need:
- * the tooltips load when the browser is idle, or at the first hover or focus of one, whichever
- * comes first. Until then the trigger renders alone.
+ * its code loads when the browser is idle, or at the first hover or focus of one, whichever
+ * comes first. A trigger renders alone until it is first pointed at or focused: wrapping every
+ * trigger once the code arrived would mount them all anew at once, a long task for nothing.
  */
 let loaded: TooltipComponent | undefined;
 let loading: Promise<void> | undefined;
@@ -54,37 +55,44 @@ interface LazyTooltipProps {
 }
 
 export function LazyTooltip({ title, describeChild = false, children }: LazyTooltipProps) {
-  const [Tooltip, setTooltip] = useState(() => loaded);
+  const [Tooltip, setTooltip] = useState<TooltipComponent | undefined>(undefined);
   const host = useRef<HTMLSpanElement>(null);
   // Where the pointer and focus were while the trigger stood alone, so the swap loses neither.
   const hovered = useRef(false);
   const hadFocus = useRef(false);
   const [open, setOpen] = useState(false);
 
+  // Pointed at or focused once: from then on it has its tooltip, as soon as the code is there.
+  const wanted = useRef(false);
+
   useEffect(() => {
     loadWhenIdle();
-    const unsubscribe = subscribe(() => {
+    return subscribe(() => {
+      if (!wanted.current) return;
       hadFocus.current = host.current?.contains(document.activeElement) ?? false;
       setTooltip(() => loaded);
     });
-    // Loaded between this render and this effect: no notification will come.
-    if (loaded) setTooltip(() => loaded);
-    return unsubscribe;
   }, []);
 
   // Listened to natively: the wrapper only watches what happens to the trigger inside it.
   useEffect(() => {
     const node = host.current;
     if (!node) return;
+    const want = () => {
+      wanted.current = true;
+      if (!loaded) return void loadTooltip();
+      hadFocus.current = node.contains(document.activeElement);
+      setTooltip(() => loaded);
+    };
     const listeners = {
       pointerover: () => {
         hovered.current = true;
-        void loadTooltip();
+        want();
       },
       pointerout: (event: Event) => {
         if (!node.contains((event as PointerEvent).relatedTarget as Node | null)) hovered.current = false;
       },
-      focusin: () => void loadTooltip(),
+      focusin: want,
     };
     for (const [type, listener] of Object.entries(listeners)) node.addEventListener(type, listener);
     return () => {
