@@ -191,17 +191,19 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             />
           </Suspense>
         )}
-        <UsersTable
-          inert={loading}
-          users={rows}
-          columns={columns}
-          selection={selection}
-          sort={query.sort}
-          onToggleRow={onToggleRow}
-          onTogglePage={onTogglePage}
-          onToggleSort={toggleSort}
-          onOpenUser={sheet.open}
-        />
+        <Suspense fallback={null}>
+          <UsersTable
+            inert={loading}
+            users={rows}
+            columns={columns}
+            selection={selection}
+            sort={query.sort}
+            onToggleRow={onToggleRow}
+            onTogglePage={onTogglePage}
+            onToggleSort={toggleSort}
+            onOpenUser={sheet.open}
+          />
+        </Suspense>
         {total > 0 && query.pageNumber <= lastPage && (
           <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
@@ -220,7 +222,12 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
 
   return (
     <Box component="main" sx={{ maxWidth: 1760, mx: 'auto', px: { xs: 2, lg: 4 }, py: 3 }}>
-      <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
+      {/* Each part in a boundary of its own: a page the server drew is taken over part by part in
+          short slices (React hydrates a boundary at low priority), not all at once in one long task;
+          a click on a part not yet taken over takes it over at once and is replayed. */}
+      <Suspense fallback={null}>
+        <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
+      </Suspense>
       {unauthorized ? (
         <Paper variant="outlined">
           <Suspense fallback={null}>
@@ -229,38 +236,40 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
         </Paper>
       ) : (
         <>
-          <Box
-            sx={{
-              display: 'flex',
-              flexWrap: 'wrap',
-              alignItems: 'center',
-              justifyContent: 'space-between',
-              gap: 1.5,
-              mb: 2,
-            }}
-          >
-            <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
-              <SearchBox value={query.search ?? ''} onSearch={setSearch} />
+          <Suspense fallback={null}>
+            <Box
+              sx={{
+                display: 'flex',
+                flexWrap: 'wrap',
+                alignItems: 'center',
+                justifyContent: 'space-between',
+                gap: 1.5,
+                mb: 2,
+              }}
+            >
+              <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
+                <SearchBox value={query.search ?? ''} onSearch={setSearch} />
+              </Box>
+              {/* The buttons do not all fit beside each other on a phone: the last go under the others. */}
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
+                <ActionsButton
+                  hasSelection={hasSelection}
+                  canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
+                  onAction={onAction}
+                />
+                <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={setFilters} />
+                {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
+                <ExportButton
+                  orgId={orgId || undefined}
+                  query={query}
+                  selection={selection}
+                  hasSelection={hasSelection}
+                  // The columns shown (issue 29); SPEC.md's while they load.
+                  columns={columns ?? DEFAULT_USER_COLUMNS}
+                />
+              </Box>
             </Box>
-            {/* The buttons do not all fit beside each other on a phone: the last go under the others. */}
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
-              <ActionsButton
-                hasSelection={hasSelection}
-                canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
-                onAction={onAction}
-              />
-              <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={setFilters} />
-              {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
-              <ExportButton
-                orgId={orgId || undefined}
-                query={query}
-                selection={selection}
-                hasSelection={hasSelection}
-                // The columns shown (issue 29); SPEC.md's while they load.
-                columns={columns ?? DEFAULT_USER_COLUMNS}
-              />
-            </Box>
-          </Box>
+          </Suspense>
           <Paper
             ref={tableArea}
             variant="outlined"
