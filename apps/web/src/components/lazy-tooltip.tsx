@@ -38,6 +38,9 @@ function subscribe(notify: () => void): () => void {
   };
 }
 
+/** MUI Tooltip's default `enterDelay`. */
+const ENTER_DELAY_MS = 100;
+
 let idleScheduled = false;
 function loadWhenIdle() {
   if (idleScheduled) return;
@@ -95,6 +98,9 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
       focusin: want,
     };
     for (const [type, listener] of Object.entries(listeners)) node.addEventListener(type, listener);
+    // Focused or pointed at before this effect ran (a part of a drawn page taken over later).
+    hovered.current = node.querySelector(':hover') !== null;
+    if (hovered.current || node.contains(document.activeElement)) want();
     return () => {
       for (const [type, listener] of Object.entries(listeners)) node.removeEventListener(type, listener);
     };
@@ -104,8 +110,15 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
   // tooltip if the user was already pointing at or focused on it.
   useLayoutEffect(() => {
     if (!Tooltip) return;
-    if (hadFocus.current) host.current?.querySelector<HTMLElement>('button, [href], input, [tabindex]')?.focus();
-    if (hovered.current || hadFocus.current) setOpen(true);
+    // Unless the focus has gone on meanwhile: it is not taken back.
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (hadFocus.current && lost)
+      host.current?.querySelector<HTMLElement>('button, [href], input, [tabindex]')?.focus();
+    // After MUI's own delay, and only if still pointed at or focused: tabbing past shows nothing.
+    const timer = setTimeout(() => {
+      if (hovered.current || host.current?.contains(document.activeElement)) setOpen(true);
+    }, ENTER_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [Tooltip]);
 
   return (
