@@ -62,7 +62,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database after SIGKILL'
     expect(list.status).toBe(200);
     expect((await totalOf(list)).total_count).toBe(423);
     again.child.kill('SIGTERM');
-    expect((await again.exited).code).toBe(0);
+    expect((await again.exited).code, again.stdout() + again.stderr()).toBe(0);
   }, 90_000);
 
   it('restarts after the seed command is killed half-way, every committed batch intact and counted', async () => {
@@ -96,8 +96,9 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database after SIGKILL'
     const acme = (await signIn(server.baseUrl, 'admin@acme.example', 'admin')).jar.header();
     const list = await fetch(`${server.baseUrl}${ACME_USERS}?filter%5Bstatus%5D=active`, { headers: { cookie: acme } });
     expect(list.status).toBe(200);
+    await list.arrayBuffer();
     server.child.kill('SIGTERM');
-    expect((await server.exited).code).toBe(0);
+    expect((await server.exited).code, server.stdout() + server.stderr()).toBe(0);
 
     // The rows, as the database holds them: the demo intact, the killed organisation's committed
     // batches whole, and every kept count equal to the rows it counts (the triggers' transactions).

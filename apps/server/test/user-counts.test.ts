@@ -11,11 +11,19 @@ import { spawnServer } from './support/server-process.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
-/** Groups whose kept count differs from a count of the users. */
+/** Groups whose kept count (by filter values, and by filter values and day of last sign-in) differs from a count of the users. */
 async function mismatches(db: Db) {
   const { rows } = await sql`
-    select * from (select org_id, status, is_system_admin, is_external, count(*) as n from users group by 1, 2, 3, 4) actual
+    select org_id, actual.n as counted, kept.n as kept from (select org_id, status, is_system_admin, is_external, count(*) as n from users group by 1, 2, 3, 4) actual
     full join (select * from user_counts where n <> 0) kept using (org_id, status, is_system_admin, is_external)
+    where actual.n is distinct from kept.n
+    union all
+    select org_id, actual.n, kept.n from (
+      select org_id, status, is_system_admin, is_external, count(*) as n,
+        coalesce((last_sign_in_at at time zone 'UTC')::date, '-infinity') as day
+      from users group by 1, 2, 3, 4, 6
+    ) actual
+    full join (select * from sign_in_counts where n <> 0) kept using (org_id, status, is_system_admin, is_external, day)
     where actual.n is distinct from kept.n`.execute(db);
   return rows;
 }
@@ -42,6 +50,11 @@ describe('the kept user counts', () => {
     await sql`update users set is_system_admin = not is_system_admin, is_external = not is_external
       where org_id = ${org} and name like 'A%'`.execute(db);
     await sql`update users set name = name || ' ' where org_id = ${org} and name like 'B%'`.execute(db);
+    // Sign-ins: today, a day long ago, a first one, and back to never.
+    await sql`update users set last_sign_in_at = now() where org_id = ${org} and name like 'C%'`.execute(db);
+    const longAgo = '2020-02-29T23:59:59Z';
+    await sql`update users set last_sign_in_at = ${longAgo} where org_id = ${org} and name like 'D%'`.execute(db);
+    await sql`update users set last_sign_in_at = null where org_id = ${org} and name like 'E%'`.execute(db);
     await sql`delete from users where org_id = ${org} and status = 'inactive' and is_system_admin`.execute(db);
     await db.transaction().execute(async (tx) => {
       for (let i = 0; i < 20; i++) {
@@ -94,6 +107,7 @@ describe('the kept user counts', () => {
         const broken = await openDatabase({ dataDir });
         await seedOrganization(broken.db, { name: 'Broken', slug: 'broken', users: 100 });
         await sql`delete from user_counts`.execute(broken.db);
+        await sql`update sign_in_counts set n = n + 1`.execute(broken.db);
         await broken.close();
         const server = await spawnServer({ DATA_DIR: dataDir });
         const said = /user counts differed from the users in 1 organisation/;

@@ -10,12 +10,13 @@ import {
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedOrganization } from '../src/db/seed.ts';
+import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createUsersRepository, PageBeyondWindow, type UsersRepository } from '../src/repositories/users-repository.ts';
 import { expectPageExact, naiveTotal } from './support/naive-page.ts';
 import { signedInAdminOf } from './support/org-admin.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { userRow } from './support/user-rows.ts';
 
 /** Every list of an organisation larger than the search window, against plain OFFSET queries. */
 describe('pages and totals of an organisation of 12,345 users', () => {
@@ -79,6 +80,28 @@ describe('pages and totals of an organisation of 12,345 users', () => {
           const { count } = await naiveTotal(db, orgId, query);
           for (const pageNumber of pagesOf(count, 25)) await expectExact({ ...query, pageNumber });
         }
+      }
+    }
+  });
+
+  it('counts the last sign-in filters exactly at their boundaries and at the edges of the boundary days', async () => {
+    const { db } = server.database;
+    const edgeOrg = await seedOrganization(db, { id: uuidv7(), name: 'Edges', slug: 'edges', users: 50, seed: 4 });
+    const now = Date.now();
+    const times = [30, 90].flatMap((days) => {
+      const boundary = now - days * 86_400_000;
+      const dayStart = boundary - (boundary % 86_400_000);
+      const dayEdges = [dayStart, dayStart + 86_400_000].flatMap((at) => [at - 1, at, at + 1]);
+      return [boundary - 60_000, boundary + 60_000, ...dayEdges];
+    });
+    await insertUsers(
+      db,
+      times.map((at, i) => userRow(edgeOrg, `Edge ${i}`, `edge${i}@edges.example`, { last_sign_in_at: new Date(at) })),
+    );
+    for (const lastSignIn of LAST_SIGN_IN_FILTERS) {
+      for (const status of [undefined, 'active'] as const) {
+        const query: UserListQuery = { pageSize: 25, pageNumber: 1, lastSignIn, ...(status && { status }) };
+        expect(await users.countUsers(edgeOrg, query), lastSignIn).toEqual(await naiveTotal(db, edgeOrg, query));
       }
     }
   });

@@ -62,8 +62,11 @@ class PGliteDriver implements Driver {
     this.#release = undefined;
     release?.();
   }
+  /** After the holder of the connection is done: a statement in flight is not cut off. */
   async destroy() {
-    if (!this.pglite.closed) await this.pglite.close();
+    await this.#mutex.runExclusive(async () => {
+      if (!this.pglite.closed) await this.pglite.close();
+    });
   }
 }
 

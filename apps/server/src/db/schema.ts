@@ -7,6 +7,7 @@ export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
   user_counts: UserCountsTable;
+  sign_in_counts: SignInCountsTable;
   sessions: SessionsTable;
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
@@ -21,6 +22,11 @@ export interface UserCountsTable {
   is_system_admin: boolean;
   is_external: boolean;
   n: ColumnType<string | number, number, number>;
+}
+
+/** Users per organisation, filter value and UTC day of last sign-in ('-infinity' for never), kept alike (0003). */
+export interface SignInCountsTable extends UserCountsTable {
+  day: string;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;

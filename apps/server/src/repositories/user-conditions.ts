@@ -40,8 +40,8 @@ export function orderOf(query: UserListQuery): { columns: readonly OrderColumn[]
   return { columns: query.sort ? ORDERS.name : ORDERS.joined, descending: query.sort === '-name' };
 }
 
-/** The filters' conditions on a table that has their columns (`users` or `user_counts`). */
-export function whereFilters<T extends 'users' | 'user_counts', O>(
+/** The filters' conditions on a table that has their columns (`users` or a kept count). */
+export function whereFilters<T extends 'users' | 'user_counts' | 'sign_in_counts', O>(
   select: SelectQueryBuilder<Database, T, O>,
   query: UserListQuery,
 ): SelectQueryBuilder<Database, T, O> {
@@ -61,7 +61,7 @@ export type Condition = (eb: ExpressionBuilder<Database, 'users'>) => Expression
 
 /**
  * The Last sign-in filter as disjoint ranges of `last_sign_in_at` (never: null), on the clock of the
- * request: not kept in counts, as time moves it. "Not in the last 90 days" is two: before, and never.
+ * request. "Not in the last 90 days" is two: before, and never.
  */
 export function lastSignInRanges(filter: LastSignInFilter, now: number): Condition[] {
   const daysAgo = (days: number) => new Date(now - days * DAY_MS);
@@ -105,3 +105,24 @@ export const matchingUsers = (
   const tested = select.where(searchTest(query.search));
   return index ? tested.where(index) : tested;
 };
+
+type DayCondition = (eb: ExpressionBuilder<Database, 'sign_in_counts'>) => Expression<SqlBool>;
+
+/**
+ * The Last sign-in filter for a count: the whole UTC days it covers, kept in `sign_in_counts` (never
+ * is the day '-infinity'), and the part of its boundary's day, counted in `users`.
+ */
+export function lastSignInCountParts(filter: LastSignInFilter, now: number): { days: DayCondition; rest?: Condition } {
+  if (filter === 'never') return { days: (eb) => eb('day', '=', '-infinity') };
+  const boundary = now - (filter === '30d' ? 30 : 90) * DAY_MS;
+  const dayStart = boundary - (boundary % DAY_MS);
+  const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+  const between =
+    (from: number, to: number): Condition =>
+    (eb) =>
+      eb.and([eb('last_sign_in_at', '>=', new Date(from)), eb('last_sign_in_at', '<', new Date(to))]);
+  if (filter === '30d') {
+    return { days: (eb) => eb('day', '>=', dayOf(dayStart + DAY_MS)), rest: between(boundary, dayStart + DAY_MS) };
+  }
+  return { days: (eb) => eb('day', '<', dayOf(dayStart)), rest: between(dayStart, boundary) };
+}

@@ -6,7 +6,7 @@ import {
   type Condition,
   FILTERS,
   LISTED_COLUMNS,
-  lastSignInRanges,
+  lastSignInCountParts,
   matchingUsers,
   orderOf,
   searchIndex,
@@ -90,8 +90,8 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * How many users match: with only the kept filters, the kept counts; else a count of every match,
-   * a search's through its index unless it is `dense`.
+   * How many users match: without a search, from the kept counts (and the Last sign-in boundary's
+   * day in its index); else a count of every match, a search's through its index unless it is `dense`.
    */
   async function countUsers(orgId: string, query: UserListQuery, dense = false): Promise<Total> {
     if (!query.search && !query.lastSignIn) {
@@ -99,13 +99,16 @@ export function createUsersRepository(db: Db) {
       return { count: Number(row.n), relation: 'eq' };
     }
     if (!query.search && query.lastSignIn) {
-      // Range by range: an index counts one range alone, where the planner reads the table for an OR of two.
-      const ranges = lastSignInRanges(query.lastSignIn, Date.now());
-      const counts = await Promise.all(
-        ranges.map((range) =>
-          matching(orgId, query, false, [range]).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-        ),
-      );
+      const { days, rest } = lastSignInCountParts(query.lastSignIn, Date.now());
+      const counts = await Promise.all([
+        whereFilters(db.selectFrom('sign_in_counts').where('org_id', '=', orgId), query)
+          .where(days)
+          .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
+          .executeTakeFirstOrThrow(),
+        ...(rest
+          ? [matching(orgId, query, false, [rest]).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()]
+          : []),
+      ]);
       return { count: counts.reduce((sum, row) => sum + Number(row.n), 0), relation: 'eq' };
     }
     const counted = matching(orgId, query, !dense).select(sql<string>`count(*)`.as('n'));

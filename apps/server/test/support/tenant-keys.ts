@@ -12,6 +12,8 @@ export const TENANT_TABLES: Readonly<Record<string, string>> = {
   organizations: 'id',
   users: 'org_id',
   user_counts: 'org_id',
+  sign_in_counts: 'org_id',
+  preferences: 'org_id',
 };
 
 /**

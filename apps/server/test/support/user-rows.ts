@@ -7,7 +7,7 @@ export function userRow(
   orgId: string,
   name: string,
   email: string,
-  fields: Partial<Pick<NewUserRow, 'status' | 'is_system_admin' | 'is_external'>> = {},
+  fields: Partial<Pick<NewUserRow, 'status' | 'is_system_admin' | 'is_external' | 'last_sign_in_at'>> = {},
 ): NewUserRow {
   return {
     org_id: orgId,
