@@ -1,6 +1,7 @@
 // Lighthouse on the signed-in Users page: mobile and desktop defaults, the median of a few runs each,
 // against the budgets of issue 30. Lighthouse drives a Chromium of our own, signed in first in that
-// Chromium's profile; the browser may resolve no host but the loopback, so nothing leaves the machine.
+// Chromium's profile; the browser may resolve no host but the loopback, so nothing leaves the machine
+// (and Lighthouse's Node API, unlike its CLI, never starts its error reporting).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
