@@ -3,12 +3,7 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import {
-  createIdentityProvider,
-  EMBEDDED_CLIENT_ID,
-  EMBEDDED_ISSUER_PATH,
-  OIDC_SCOPES,
-} from './auth/identity-provider.ts';
+import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
 import { cookieSecurity, createSessionStore } from './auth/sessions.ts';
@@ -84,14 +79,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
 
   let oidcClientOptions = config.externalIssuer;
   if (!oidcClientOptions) {
-    const provider = createIdentityProvider({
-      db,
-      accounts,
-      secrets,
-      publicUrl: config.publicUrl,
-      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-      sessionTtlSeconds: config.idpSessionTtlSeconds,
-    });
+    const provider = createIdentityProvider(config, { db, accounts, secrets });
     const limiter = createSignInLimiter(db, config.signInLimits);
     await app.register(identityProviderPlugin, { provider, accounts, limiter });
     oidcClientOptions = {
@@ -102,16 +90,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   }
 
   const oidc = createOidcClient(oidcClientOptions);
-  await app.register(authRoutes, {
-    oidc,
-    sessions,
-    publicUrl: config.publicUrl,
-    secure,
-    orgClaim: config.orgClaim,
-    localeClaim: config.localeClaim,
-    scopes: config.externalIssuer ? config.scopes : OIDC_SCOPES,
-    ...(config.externalIssuer ? { externalSubjects: accounts } : {}),
-  });
+  await app.register(authRoutes, { config, oidc, sessions, accounts });
   if (config.externalIssuer) {
     // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
     // the issuer answers (discovery is retried on each sign-in).

@@ -2,11 +2,13 @@ import { orgIdSchema, type SessionClaims } from '@users-admin/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
+import { OIDC_SCOPES } from '../auth/identity-provider.ts';
 import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
-import type { SessionStore } from '../auth/sessions.ts';
+import { cookieSecurity, type SessionStore } from '../auth/sessions.ts';
 import { renderErrorPage, renderSignedOutPage } from '../auth/sign-in-page.ts';
+import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const TRANSACTION_COOKIE = 'auth_tx';
@@ -40,33 +42,21 @@ const MAX_PENDING_TRANSACTIONS = 3;
 const TRANSACTION_TTL_SECONDS = 600;
 const pendingSchema = z.array(transactionSchema).max(MAX_PENDING_TRANSACTIONS);
 
-export interface AuthRoutesOptions {
-  oidc: OidcClient;
-  sessions: SessionStore;
-  publicUrl: string;
-  /** `'auto'`: Secure when the request arrived over https (directly or from a trusted proxy). */
-  secure: boolean | 'auto';
-  orgClaim: string;
-  localeClaim: string;
-  scopes: string;
-  /**
-   * Set for an external issuer, whose subjects are not our ids: a sign-in then stands for the
-   * active membership of the org claim's organisation whose account has the e-mail claim.
-   */
-  externalSubjects?: AccountsRepository;
-}
-
 /**
  * The server side of sign-in (SPEC.md §7): `/auth/start` begins an authorization-code flow with
  * PKCE, `/auth/callback` ends it and opens a session, `/auth/logout` ends it everywhere.
  */
-export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
-  const { oidc, sessions, publicUrl } = options;
+export async function authRoutes(
+  app: FastifyInstance,
+  options: { config: Config; oidc: OidcClient; sessions: SessionStore; accounts: AccountsRepository },
+) {
+  const { config, oidc, sessions } = options;
+  const { publicUrl, externalIssuer } = config;
   const redirectUri = `${publicUrl}/auth/callback`;
   const transactionCookie = {
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: options.secure,
+    secure: cookieSecurity(publicUrl),
     path: '/auth',
     signed: true,
     maxAge: TRANSACTION_TTL_SECONDS,
@@ -122,7 +112,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     };
     const authorizationUrl = client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
-      scope: options.scopes,
+      scope: externalIssuer ? config.scopes : OIDC_SCOPES,
       state: transaction.state,
       nonce: transaction.nonce,
       code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
@@ -183,19 +173,21 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       });
       const idClaims: Record<string, unknown> = tokens.claims() ?? {};
       let claims: Record<string, unknown> = idClaims;
-      if (claims[options.orgClaim] === undefined) {
+      if (claims[config.orgClaim] === undefined) {
         const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
         claims = { ...userInfo, ...idClaims };
       }
       const sessionClaims: SessionClaims = {
         sub: String(claims.sub),
-        org_id: String(claims[options.orgClaim] ?? ''),
-        locale: String(claims[options.localeClaim] ?? 'en'),
+        org_id: String(claims[config.orgClaim] ?? ''),
+        locale: String(claims[config.localeClaim] ?? 'en'),
         name: String(claims.name ?? ''),
         email: String(claims.email ?? ''),
       };
-      if (options.externalSubjects) {
-        const membership = await externalMembership(options.externalSubjects, sessionClaims, claims.email_verified);
+      // An external issuer's subjects are not our ids: a sign-in stands for the active membership of the
+      // org claim's organisation whose account has the e-mail claim.
+      if (externalIssuer) {
+        const membership = await externalMembership(options.accounts, sessionClaims, claims.email_verified);
         if (!membership) {
           request.log.warn(
             { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
