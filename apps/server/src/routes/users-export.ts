@@ -16,14 +16,9 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { UsersExportRepository } from '../repositories/users-export-repository.ts';
 import type { ListedUser } from '../repositories/users-repository.ts';
-import { assertAdminOf, requireSession } from './admin-access.ts';
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
 const csvSchema = z.string().describe('text/csv; charset=utf-8, one header row, then one row per user');
-
-export interface UsersExportRoutesOptions {
-  sessions: SessionStore;
-  exports: UsersExportRepository;
-}
 
 /** A cell a spreadsheet would run as a formula, made text by a leading quote (OWASP: CSV injection). */
 export function neutraliseFormula(value: string): string {
@@ -54,9 +49,10 @@ function cellOf(user: ListedUser, key: ExportRequest['columns'][number]['key'], 
  * `POST /apis/accounts/api/v3/orgs/{org_id}/users/export`: the view (or a selection of it) as CSV,
  * streamed from the database batch by batch, so that memory stays flat however many users.
  */
-export async function usersExportRoutes(app: FastifyInstance, options: UsersExportRoutesOptions) {
-  const { sessions, exports } = options;
-
+export async function usersExportRoutes(
+  app: FastifyInstance,
+  { sessions, exports }: { sessions: SessionStore; exports: UsersExportRepository },
+) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/apis/accounts/api/v3/orgs/:org_id/users/export',
     {
@@ -70,7 +66,7 @@ export async function usersExportRoutes(app: FastifyInstance, options: UsersExpo
         params: exportPathSchema,
         querystring: exportQuerySchema,
         body: exportRequestSchema,
-        response: { 200: csvSchema, 400: errorDocumentSchema, 401: errorDocumentSchema, 403: errorDocumentSchema },
+        response: { 200: csvSchema, 400: errorDocumentSchema, ...adminErrors },
       },
       onRequest: requireSession(sessions),
     },

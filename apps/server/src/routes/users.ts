@@ -27,15 +27,10 @@ import {
   type Total,
   type UsersRepository,
 } from '../repositories/users-repository.ts';
-import { assertAdminOf, requireSession } from './admin-access.ts';
-
-export interface UsersRoutesOptions {
-  sessions: SessionStore;
-  users: UsersRepository;
-}
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
 /** `GET /apis/accounts/api/v3/orgs/{org_id}/users`: the JSON:API users list (SPEC.md §7). */
-export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOptions) {
+export async function usersRoutes(app: FastifyInstance, options: { sessions: SessionStore; users: UsersRepository }) {
   const { sessions, users } = options;
 
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -51,12 +46,7 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
         tags: ['users'],
         params: userListPathSchema,
         querystring: userListQuerySchema,
-        response: {
-          200: userListDocumentSchema,
-          400: errorDocumentSchema,
-          401: errorDocumentSchema,
-          403: errorDocumentSchema,
-        },
+        response: { 200: userListDocumentSchema, 400: errorDocumentSchema, ...adminErrors },
       },
       onRequest: requireSession(sessions),
     },
@@ -87,12 +77,7 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
           'answers 404.',
         tags: ['users'],
         params: userPathSchema,
-        response: {
-          200: userDocumentSchema,
-          401: errorDocumentSchema,
-          403: errorDocumentSchema,
-          404: errorDocumentSchema,
-        },
+        response: { 200: userDocumentSchema, ...adminErrors, 404: errorDocumentSchema },
       },
       onRequest: requireSession(sessions),
     },
