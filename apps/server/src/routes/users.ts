@@ -105,15 +105,12 @@ export function toResource(user: ListedUser): UserResource {
 
 function beyondWindow() {
   const window = SEARCH_WINDOW.toLocaleString('en');
-  return new ApiProblem(400, [
-    {
-      status: '400',
-      code: PAGE_BEYOND_SEARCH_WINDOW,
-      title: 'Page beyond the search window',
-      detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
-      source: { parameter: 'page[number]' },
-    },
-  ]);
+  return ApiProblem.of(400, {
+    code: PAGE_BEYOND_SEARCH_WINDOW,
+    title: 'Page beyond the search window',
+    detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
+    source: { parameter: 'page[number]' },
+  });
 }
 
 /**
