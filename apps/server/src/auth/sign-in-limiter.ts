@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 
-export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Rate limiting of the sign-in form by e-mail address and client address, in a fixed window

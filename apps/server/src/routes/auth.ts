@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { OIDC_SCOPES } from '../auth/identity-provider.ts';
-import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
+import { IDP_MESSAGES } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
 import { cookieSecurity, type SessionStore } from '../auth/sessions.ts';
-import { renderErrorPage, renderSignedOutPage } from '../auth/sign-in-page.ts';
+import { languageOf, renderErrorPage, renderSignedOutPage, sendHtml } from '../auth/sign-in-page.ts';
 import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
@@ -136,8 +136,8 @@ export async function authRoutes(
     // Without its own transaction, the newest one says whether the answer goes to a hidden frame.
     const transaction = own ?? pending.at(-1);
     if (!transaction) {
-      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
-      return reply.code(400).type('text/plain; charset=utf-8').send(idpMessages(language).error.expired);
+      const { expired } = IDP_MESSAGES[languageOf(request)].error;
+      return reply.code(400).type('text/plain; charset=utf-8').send(expired);
     }
     const finish = (status: 'success' | 'error', error?: string) => {
       if (transaction.silent) {
@@ -155,11 +155,7 @@ export async function authRoutes(
     const refuse = (code: string) => {
       request.log.warn({ code }, 'sign-in callback refused');
       if (transaction.silent) return finish('error', code);
-      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
-      return reply
-        .code(400)
-        .type('text/html; charset=utf-8')
-        .send(renderErrorPage(language, code, undefined));
+      return sendHtml(reply, renderErrorPage(languageOf(request), code, undefined), 400);
     };
     if (typeof state !== 'string' || state !== transaction.state) return refuse('invalid_state');
 
@@ -237,12 +233,8 @@ export async function authRoutes(
   });
 
   app.get('/auth/signed-out', async (request, reply) => {
-    const uiLocales = logoutQuery.safeParse(request.query).data?.ui_locales;
-    const language = chooseIdpLanguage({ uiLocales, acceptLanguage: request.headers['accept-language'] });
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(renderSignedOutPage(language));
+    const language = languageOf(request, logoutQuery.safeParse(request.query).data?.ui_locales);
+    return sendHtml(reply, renderSignedOutPage(language));
   });
 }
 
