@@ -12,9 +12,9 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
-import { loggerOptions, requestIdFor, requestIdPlugin } from './plugins/logging.ts';
+import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
-import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { createSecurityHeaders } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
 import { createUsersExportRepository } from './repositories/users-export-repository.ts';
@@ -30,11 +30,10 @@ import { usersExportRoutes } from './routes/users-export.ts';
 
 /** Builds the server: plugins first, then the identity provider, then the routes. */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
-  const https = config.publicUrl.startsWith('https:');
   const securityHeaders = createSecurityHeaders({
     app: config.app,
     externalIssuer: config.externalIssuer?.issuer,
-    https,
+    https: config.publicUrl.startsWith('https:'),
   });
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
@@ -60,9 +59,13 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
 
-  await app.register(requestIdPlugin);
+  // First thing, on the raw response, so that they are also on the answers Fastify never sees being
+  // made: the identity provider's (hijacked) and the ones written straight to the socket.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    securityHeaders(request.raw, reply.raw);
+  });
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, { apply: securityHeaders });
   // The API's and the page's answers of 1 KB or more, by Accept-Encoding, Brotli at a quality fast enough
   // per request. Not the built files: they are sent as their compressed copies, or as they are when small.
   app.addHook('onRoute', (route) => {

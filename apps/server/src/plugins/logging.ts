@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -93,10 +92,3 @@ export function loggerOptions(level: string) {
     },
   };
 }
-
-/** Answers every request's id in `X-Request-Id`, also on the routes that write the raw response (/idp). */
-export const requestIdPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-  });
-});
