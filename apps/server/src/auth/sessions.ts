@@ -30,6 +30,11 @@ export function cookieSecurity(publicUrl: string): true | 'auto' {
   return publicUrl.startsWith('https:') ? true : 'auto';
 }
 
+/** The options of this server's own cookies: signed, out of scripts' reach, sent on top-level navigations. */
+export function cookieOptions(secure: boolean | 'auto', path: string) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure, path, signed: true };
+}
+
 /** Expired sessions removed by each sign-in, at most: a short range scan of the expiry index. */
 const EXPIRED_PER_SIGN_IN = 100;
 
@@ -67,13 +72,7 @@ async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Prom
  * its hash, so any server instance can serve any request and a restart signs nobody out.
  */
 export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; ttlSeconds: number }) {
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: options.secure,
-    path: '/',
-    signed: true,
-  };
+  const sessionCookie = cookieOptions(options.secure, '/');
 
   const readCookie = (request: FastifyRequest): string | undefined | null => {
     const raw = request.cookies[SESSION_COOKIE];
@@ -133,7 +132,7 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
         )
         .execute()
         .catch(() => {});
-      reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
+      reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie, expires: expiresAt });
     },
 
     /**

@@ -6,7 +6,7 @@ import { OIDC_SCOPES } from '../auth/identity-provider.ts';
 import { IDP_MESSAGES } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
-import { cookieSecurity, type SessionStore } from '../auth/sessions.ts';
+import { cookieOptions, cookieSecurity, type SessionStore } from '../auth/sessions.ts';
 import { languageOf, renderErrorPage, renderSignedOutPage, sendHtml } from '../auth/sign-in-page.ts';
 import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
@@ -53,14 +53,7 @@ export async function authRoutes(
   const { config, oidc, sessions } = options;
   const { publicUrl, externalIssuer } = config;
   const redirectUri = `${publicUrl}/auth/callback`;
-  const transactionCookie = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: cookieSecurity(publicUrl),
-    path: '/auth',
-    signed: true,
-    maxAge: TRANSACTION_TTL_SECONDS,
-  };
+  const transactionCookie = { ...cookieOptions(cookieSecurity(publicUrl), '/auth'), maxAge: TRANSACTION_TTL_SECONDS };
 
   /** The unexpired sign-ins of the transaction cookie; undefined when it is absent or forged. */
   const pendingTransactions = (request: FastifyRequest): Transaction[] | undefined => {
