@@ -55,12 +55,18 @@ export async function authRoutes(
   const redirectUri = `${publicUrl}/auth/callback`;
   const transactionCookie = { ...cookieOptions(cookieSecurity(publicUrl), '/auth'), maxAge: TRANSACTION_TTL_SECONDS };
 
-  /** The unexpired sign-ins of the transaction cookie; undefined when it is absent or forged. */
-  const pendingTransactions = (request: FastifyRequest): Transaction[] | undefined => {
+  /** The unexpired sign-ins of the transaction cookie; none when it is absent, forged or not of this shape. */
+  const pendingTransactions = (request: FastifyRequest): Transaction[] => {
     const raw = request.cookies[TRANSACTION_COOKIE];
     const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    const parsed = unsigned?.valid && unsigned.value ? pendingSchema.safeParse(safeJson(unsigned.value)) : undefined;
-    return parsed?.success ? parsed.data.filter((transaction) => transaction.expiresAt > Date.now()) : undefined;
+    if (!unsigned?.valid || !unsigned.value) return [];
+    try {
+      return pendingSchema
+        .parse(JSON.parse(unsigned.value))
+        .filter((transaction) => transaction.expiresAt > Date.now());
+    } catch {
+      return [];
+    }
   };
   const keepPending = (reply: FastifyReply, pending: Transaction[]) => {
     if (pending.length === 0) reply.clearCookie(TRANSACTION_COOKIE, { path: '/auth' });
@@ -113,13 +119,13 @@ export async function authRoutes(
       ...(transaction.silent ? { prompt: 'none' } : params.prompt ? { prompt: params.prompt } : {}),
       ...(params.ui_locales ? { ui_locales: params.ui_locales } : {}),
     });
-    keepPending(reply, [...(pendingTransactions(request) ?? []), transaction].slice(-MAX_PENDING_TRANSACTIONS));
+    keepPending(reply, [...pendingTransactions(request), transaction].slice(-MAX_PENDING_TRANSACTIONS));
     return reply.redirect(authorizationUrl.href);
   });
 
   app.get('/auth/callback', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const pending = pendingTransactions(request) ?? [];
+    const pending = pendingTransactions(request);
     const { state } = request.query as Record<string, unknown>;
     const own = pending.find((candidate) => candidate.state === state);
     keepPending(
@@ -236,12 +242,4 @@ async function externalMembership(accounts: AccountsRepository, claims: SessionC
   // An issuer that says the address is not verified does not get to choose whose membership it is.
   if (!claims.email || emailVerified === false || !orgIdSchema.safeParse(claims.org_id).success) return undefined;
   return accounts.findMembershipByEmail(claims.org_id, claims.email);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
