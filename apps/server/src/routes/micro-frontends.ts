@@ -46,7 +46,6 @@ export async function microFrontendRoutes(app: FastifyInstance) {
       reply
         .header('content-type', 'text/javascript; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .header('x-content-type-options', 'nosniff')
         .header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       return source;
