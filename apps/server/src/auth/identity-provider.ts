@@ -36,14 +36,9 @@ async function endSessionAskedByItsClient(ctx: KoaContextWithOIDC): Promise<bool
   }
   await session.destroy();
   ctx.cookies.set(provider.cookieName('session'), null, SESSION_COOKIE);
-  const target = new URL(
-    typeof params.post_logout_redirect_uri === 'string'
-      ? params.post_logout_redirect_uri
-      : ctx.oidc.urlFor('end_session_success'),
-  );
-  if (typeof params.post_logout_redirect_uri === 'string' && typeof params.state === 'string') {
-    target.searchParams.set('state', params.state);
-  }
+  const back = params.post_logout_redirect_uri;
+  const target = new URL(typeof back === 'string' ? back : ctx.oidc.urlFor('end_session_success'));
+  if (typeof back === 'string' && typeof params.state === 'string') target.searchParams.set('state', params.state);
   provider.emit('end_session.success', ctx);
   ctx.status = 303;
   ctx.redirect(target.href);
@@ -80,18 +75,8 @@ export function createIdentityProvider(
     async findAccount(_ctx, sub) {
       const membership = await accounts.findMembership(sub);
       if (!membership) return undefined;
-      return {
-        accountId: sub,
-        async claims() {
-          return {
-            sub,
-            email: membership.email,
-            name: membership.name,
-            locale: membership.locale,
-            org_id: membership.orgId,
-          };
-        },
-      };
+      const { email, name, locale, orgId: org_id } = membership;
+      return { accountId: sub, claims: async () => ({ sub, email, name, locale, org_id }) };
     },
     claims: {
       openid: ['sub'],
