@@ -44,15 +44,9 @@ export function redactUrl(url: string): string {
     .slice(index + 1)
     .split('&')
     .map((pair) => {
-      const equals = pair.indexOf('=');
-      const rawName = equals < 0 ? pair : pair.slice(0, equals);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape: compare the name as written.
-      }
-      return REDACTED_PARAMETERS.has(name.toLowerCase()) ? `${rawName}=[redacted]` : pair;
+      // Decoded as the server reads it; a malformed escape stays as written, and matches no name.
+      const name = new URLSearchParams(pair).keys().next().value ?? '';
+      return REDACTED_PARAMETERS.has(name.toLowerCase()) ? `${pair.split('=', 1)[0]}=[redacted]` : pair;
     })
     .join('&');
   return `${url.slice(0, index)}?${query}`;
