@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
+import { errors, type Provider } from 'oidc-provider';
 import { z } from 'zod';
 import { EMBEDDED_ISSUER_PATH } from '../auth/identity-provider.ts';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
@@ -22,12 +22,6 @@ const emailSchema = z
   .regex(/^[^\u0000-\u001f\u007f]*$/);
 const signInBody = z.object({ email: emailSchema, password: z.string().max(1024) });
 const chooseBody = z.object({ membership: z.string().max(64) });
-/** An error oidc-provider raises for a bad request: an OAuth error code and a 4xx status. */
-const providerRefusal = z.object({
-  statusCode: z.number().int().min(400).max(499),
-  error: z.string(),
-  error_description: z.string().optional(),
-});
 const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.string()) }) });
 
 /**
@@ -86,10 +80,9 @@ export async function identityProviderPlugin(
     // The provider's refusals (an interaction that expired or never existed, a missing cookie) are
     // pages for a person: the error page in their language, with the provider's status.
     interaction.setErrorHandler((error, request, reply) => {
-      const refusal = providerRefusal.safeParse(error);
-      if (!refusal.success) throw error;
-      const { statusCode, error: code, error_description } = refusal.data;
-      return sendHtml(reply, renderErrorPage(languageOf(request), code, error_description), statusCode);
+      if (!(error instanceof errors.OIDCProviderError) || error.statusCode >= 500) throw error;
+      const page = renderErrorPage(languageOf(request), error.error, error.error_description);
+      return sendHtml(reply, page, error.statusCode);
     });
 
     interaction.get('/interaction/idp.css', { compress: false }, (_request, reply) =>
