@@ -114,10 +114,6 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
-  await app.register(webAppPlugin, {
-    webDist: config.webDist,
-    appConfig: config.app,
-    serverRenderModule: config.serverRenderModule,
-  });
+  await app.register(webAppPlugin, { config });
   return app;
 }
