@@ -59,15 +59,9 @@ export function createOidcAdapterClass(db: Db) {
       return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
     }
 
-    find(id: string) {
-      return this.findBy('id', id);
-    }
-    findByUid(uid: string) {
-      return this.findBy('uid', uid);
-    }
-    findByUserCode(userCode: string) {
-      return this.findBy('user_code', userCode);
-    }
+    find = (id: string) => this.findBy('id', id);
+    findByUid = (uid: string) => this.findBy('uid', uid);
+    findByUserCode = (userCode: string) => this.findBy('user_code', userCode);
 
     async consume(id: string): Promise<void> {
       await db

@@ -60,7 +60,6 @@ const roleLookup = (db: Db, orgId: string, subject: string) =>
     .where('account_id', 'is not', null)
     .where('is_system_admin', '=', true);
 
-/** Whether a subject is an active System Admin of an organisation. */
 async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Promise<boolean> {
   // A subject that is not a uuid names no membership (users.id is a uuid).
   if (!UUID.test(subject)) return false;
