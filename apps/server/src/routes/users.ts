@@ -127,12 +127,11 @@ function listLinks(path: string, query: UserListQuery, total: Total): UserListDo
     const params = toUserListParams({ ...query, pageNumber }).toString();
     return params ? `${path}?${params}` : path;
   };
-  const hasNext = query.pageNumber < lastPage;
   return {
     self: link(query.pageNumber),
     first: link(1),
     ...(lastKnown ? { last: link(lastPage) } : {}),
     ...(query.pageNumber > 1 ? { prev: link(Math.min(query.pageNumber - 1, lastPage)) } : {}),
-    ...(hasNext ? { next: link(query.pageNumber + 1) } : {}),
+    ...(query.pageNumber < lastPage ? { next: link(query.pageNumber + 1) } : {}),
   };
 }
