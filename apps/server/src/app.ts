@@ -6,7 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
-import { cookieSecurity, createSessionStore } from './auth/sessions.ts';
+import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -54,10 +54,9 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
 
   const { db } = database;
   const secrets = await loadSecrets(db, config.sessionSecret);
-  const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
-  const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
+  const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
 
   // First thing, on the raw response, so that they are also on the answers Fastify never sees being
   // made: the identity provider's (hijacked) and the ones written straight to the socket.

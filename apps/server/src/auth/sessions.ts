@@ -23,15 +23,12 @@ export type SessionLookup =
   | { state: 'valid'; session: Session };
 
 /**
- * The `secure` option of every cookie: always on an https PUBLIC_URL; else 'auto', Secure when
- * Fastify's request.protocol is https, which only a trusted proxy (TRUST_PROXY) can make it.
+ * The options of this server's own cookies: signed, out of scripts' reach, sent on top-level navigations.
+ * Secure always on an https PUBLIC_URL; else 'auto', Secure when Fastify's request.protocol is https,
+ * which only a trusted proxy (TRUST_PROXY) can make it.
  */
-export function cookieSecurity(publicUrl: string): true | 'auto' {
-  return publicUrl.startsWith('https:') ? true : 'auto';
-}
-
-/** The options of this server's own cookies: signed, out of scripts' reach, sent on top-level navigations. */
-export function cookieOptions(secure: boolean | 'auto', path: string) {
+export function cookieOptions(publicUrl: string, path: string) {
+  const secure: true | 'auto' = publicUrl.startsWith('https:') ? true : 'auto';
   return { httpOnly: true, sameSite: 'lax' as const, secure, path, signed: true };
 }
 
@@ -70,8 +67,8 @@ async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Prom
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
  * its hash, so any server instance can serve any request and a restart signs nobody out.
  */
-export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; ttlSeconds: number }) {
-  const sessionCookie = cookieOptions(options.secure, '/');
+export function createSessionStore(db: Db, options: { publicUrl: string; ttlSeconds: number }) {
+  const sessionCookie = cookieOptions(options.publicUrl, '/');
 
   const readCookie = (request: FastifyRequest): string | undefined | null => {
     const raw = request.cookies[SESSION_COOKIE];

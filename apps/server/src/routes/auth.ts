@@ -6,7 +6,7 @@ import { OIDC_SCOPES } from '../auth/identity-provider.ts';
 import { IDP_MESSAGES } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
-import { cookieOptions, cookieSecurity, type SessionStore } from '../auth/sessions.ts';
+import { cookieOptions, type SessionStore } from '../auth/sessions.ts';
 import { languageOf, renderErrorPage, renderSignedOutPage, sendHtml } from '../auth/sign-in-page.ts';
 import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
@@ -53,7 +53,7 @@ export async function authRoutes(
   const { config, oidc, sessions } = options;
   const { publicUrl, externalIssuer } = config;
   const redirectUri = `${publicUrl}/auth/callback`;
-  const transactionCookie = { ...cookieOptions(cookieSecurity(publicUrl), '/auth'), maxAge: TRANSACTION_TTL_SECONDS };
+  const transactionCookie = { ...cookieOptions(publicUrl, '/auth'), maxAge: TRANSACTION_TTL_SECONDS };
 
   /** The unexpired sign-ins of the transaction cookie; none when it is absent, forged or not of this shape. */
   const pendingTransactions = (request: FastifyRequest): Transaction[] => {
