@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const TRANSACTION_COOKIE = 'auth_tx';
+type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
 
 const startQuery = z.object({
   post_auth_redirect_path: z.string().optional(),
@@ -123,6 +124,35 @@ export async function authRoutes(
     return reply.redirect(authorizationUrl.href);
   });
 
+  /**
+   * A sign-in's claims: the ID token's, with the userinfo endpoint's when the org claim is not among them.
+   * An external issuer's subjects are not our ids: its sign-in stands for the active membership of the org
+   * claim's organisation whose account has the e-mail claim, and for nobody (undefined) without one.
+   */
+  const sessionClaimsOf = async (request: FastifyRequest, configuration: client.Configuration, tokens: Tokens) => {
+    const idClaims: Record<string, unknown> = tokens.claims() ?? {};
+    let claims: Record<string, unknown> = idClaims;
+    if (claims[config.orgClaim] === undefined) {
+      const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
+      claims = { ...userInfo, ...idClaims };
+    }
+    const sessionClaims: SessionClaims = {
+      sub: String(claims.sub),
+      org_id: String(claims[config.orgClaim] ?? ''),
+      locale: String(claims[config.localeClaim] ?? 'en'),
+      name: String(claims.name ?? ''),
+      email: String(claims.email ?? ''),
+    };
+    if (!externalIssuer) return sessionClaims;
+    const membership = await externalMembership(options.accounts, sessionClaims, claims.email_verified);
+    if (membership) return { ...sessionClaims, sub: membership.userId, name: sessionClaims.name || membership.name };
+    request.log.warn(
+      { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
+      'signed in at the external issuer, but no active user of that organisation has that e-mail address',
+    );
+    return undefined;
+  };
+
   app.get('/auth/callback', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const pending = pendingTransactions(request);
@@ -166,36 +196,11 @@ export async function authRoutes(
         expectedState: transaction.state,
         expectedNonce: transaction.nonce,
       });
-      const idClaims: Record<string, unknown> = tokens.claims() ?? {};
-      let claims: Record<string, unknown> = idClaims;
-      if (claims[config.orgClaim] === undefined) {
-        const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
-        claims = { ...userInfo, ...idClaims };
-      }
-      const sessionClaims: SessionClaims = {
-        sub: String(claims.sub),
-        org_id: String(claims[config.orgClaim] ?? ''),
-        locale: String(claims[config.localeClaim] ?? 'en'),
-        name: String(claims.name ?? ''),
-        email: String(claims.email ?? ''),
-      };
-      // An external issuer's subjects are not our ids: a sign-in stands for the active membership of the
-      // org claim's organisation whose account has the e-mail claim.
-      if (externalIssuer) {
-        const membership = await externalMembership(options.accounts, sessionClaims, claims.email_verified);
-        if (!membership) {
-          request.log.warn(
-            { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
-            'signed in at the external issuer, but no active user of that organisation has that e-mail address',
-          );
-          return finish('error', 'access_denied');
-        }
-        sessionClaims.sub = membership.userId;
-        sessionClaims.name ||= membership.name;
-      }
+      const claims = await sessionClaimsOf(request, configuration, tokens);
+      if (!claims) return finish('error', 'access_denied');
       await sessions.destroy(request, reply);
       await sessions.create(reply, {
-        claims: sessionClaims,
+        claims,
         idToken: tokens.id_token,
         accessTokenExpiresAt: new Date(Date.now() + (tokens.expiresIn() ?? 300) * 1000),
       });
