@@ -144,7 +144,10 @@ export async function authRoutes(
       email: String(claims.email ?? ''),
     };
     if (!externalIssuer) return sessionClaims;
-    const membership = await externalMembership(options.accounts, sessionClaims, claims.email_verified);
+    const { email, org_id } = sessionClaims;
+    // An issuer that says the address is not verified does not get to choose whose membership it is.
+    const trusted = email && claims.email_verified !== false && orgIdSchema.safeParse(org_id).success;
+    const membership = trusted ? await options.accounts.findMembershipByEmail(org_id, email) : undefined;
     if (membership) return { ...sessionClaims, sub: membership.userId, name: sessionClaims.name || membership.name };
     request.log.warn(
       { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
@@ -240,11 +243,4 @@ export async function authRoutes(
     const language = languageOf(request, logoutQuery.safeParse(request.query).data?.ui_locales);
     return sendHtml(reply, renderSignedOutPage(language));
   });
-}
-
-/** The membership an external sign-in stands for: by e-mail address, in the organisation of the claim. */
-async function externalMembership(accounts: AccountsRepository, claims: SessionClaims, emailVerified: unknown) {
-  // An issuer that says the address is not verified does not get to choose whose membership it is.
-  if (!claims.email || emailVerified === false || !orgIdSchema.safeParse(claims.org_id).success) return undefined;
-  return accounts.findMembershipByEmail(claims.org_id, claims.email);
 }
