@@ -28,7 +28,10 @@ import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
 import { usersExportRoutes } from './routes/users-export.ts';
 
-/** Builds the server: plugins first, then the identity provider, then the routes. */
+/**
+ * Builds the server: plugins first, then the identity provider, then the routes. One list of
+ * registrations in their order, which reads best in one piece.
+ */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
   const securityHeaders = createSecurityHeaders({
     app: config.app,

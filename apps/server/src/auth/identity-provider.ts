@@ -53,6 +53,7 @@ function pageLanguage(ctx: KoaContextWithOIDC) {
 /**
  * The embedded OpenID provider (panva's oidc-provider) used by default. The subject of a sign-in
  * is the user's id in the organisation signed into, so its claims carry that `org_id`.
+ * Long as the provider's configuration object is, which reads best in one piece.
  */
 export function createIdentityProvider(
   config: Config,

@@ -7,6 +7,7 @@ const EXPIRED_PER_WRITE = 100;
 /**
  * oidc-provider's storage (sessions, grants, codes, tokens, interactions) in the database, so
  * that a sign-in at the identity provider survives restarts and is shared by every instance.
+ * Long as the adapter class oidc-provider asks for is: each method short.
  */
 export function createOidcAdapterClass(db: Db) {
   return class DatabaseAdapter implements Adapter {

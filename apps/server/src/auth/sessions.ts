@@ -66,6 +66,7 @@ async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Prom
 /**
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
  * its hash, so any server instance can serve any request and a restart signs nobody out.
+ * Long as a factory is: its methods share the database and the cookie's options.
  */
 export function createSessionStore(db: Db, options: { publicUrl: string; ttlSeconds: number }) {
   const sessionCookie = cookieOptions(options.publicUrl, '/');

@@ -40,7 +40,7 @@ function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
 
 /**
  * Mounts the embedded OpenID provider at /idp and serves its interactions: the sign-in form,
- * then, for a person in several organisations, the choice of organisation.
+ * then, for a person in several organisations, the choice of organisation. Long as a plugin is: each route short.
  */
 export async function identityProviderPlugin(
   app: FastifyInstance,

@@ -84,7 +84,7 @@ function callAsBrowser(app: FastifyInstance, request: FastifyRequest) {
  * index.html for every other GET that asks for HTML, so the page's own router handles its routes
  * (SPEC.md §2). The Users page's own address gets its first render drawn into the HTML when the
  * server can draw it (a session that may list its organisation's users): the rows are on screen
- * with the HTML, and the page takes them over once its code has run (issue 6).
+ * with the HTML, and the page takes them over once its code has run (issue 6). Long as a plugin is: each route short.
  */
 export async function webAppPlugin(app: FastifyInstance, options: { config: Config }) {
   const { webDist, app: appConfig, serverRenderModule } = options.config;

@@ -46,6 +46,7 @@ const pendingSchema = z.array(transactionSchema).max(MAX_PENDING_TRANSACTIONS);
 /**
  * The server side of sign-in (SPEC.md §7): `/auth/start` begins an authorization-code flow with
  * PKCE, `/auth/callback` ends it and opens a session, `/auth/logout` ends it everywhere.
+ * Long as a plugin is: its routes share the cookie and issuer helpers above them, each handler short.
  */
 export async function authRoutes(
   app: FastifyInstance,

@@ -25,7 +25,7 @@ const document = (id: string, columns: readonly string[]): PreferencesDocument =
 
 /**
  * `GET` and `PATCH /apis/accounts/api/v3/orgs/{org_id}/preferences`: the signed-in administrator's
- * own choices on the page, kept on the server so that they follow them to any browser.
+ * own choices on the page, kept on the server so that they follow them to any browser. Two routes, each short.
  */
 export async function preferencesRoutes(app: FastifyInstance, { db, sessions }: { db: Db; sessions: SessionStore }) {
   // JSON:API's media type is JSON.

@@ -29,7 +29,7 @@ import {
 } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
-/** `GET /apis/accounts/api/v3/orgs/{org_id}/users`: the JSON:API users list (SPEC.md §7). */
+/** `GET …/users` (the JSON:API users list, SPEC.md §7) and `GET …/users/{id}`: two routes, each short. */
 export async function usersRoutes(app: FastifyInstance, options: { sessions: SessionStore; users: UsersRepository }) {
   const { sessions, users } = options;
 
