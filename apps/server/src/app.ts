@@ -3,23 +3,18 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import {
-  createIdentityProvider,
-  EMBEDDED_CLIENT_ID,
-  EMBEDDED_ISSUER_PATH,
-  OIDC_SCOPES,
-} from './auth/identity-provider.ts';
+import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
-import { cookieSecurity, createSessionStore } from './auth/sessions.ts';
+import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
-import { loggerOptions, requestIdFor, requestIdPlugin } from './plugins/logging.ts';
+import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
-import { createSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { createSecurityHeaders } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
 import { createUsersExportRepository } from './repositories/users-export-repository.ts';
@@ -33,13 +28,15 @@ import { sessionRoutes } from './routes/session.ts';
 import { usersRoutes } from './routes/users.ts';
 import { usersExportRoutes } from './routes/users-export.ts';
 
-/** Builds the server: plugins first, then the identity provider, then the routes. */
+/**
+ * Builds the server: plugins first, then the identity provider, then the routes. One list of
+ * registrations in their order, which reads best in one piece.
+ */
 export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
-  const https = config.publicUrl.startsWith('https:');
   const securityHeaders = createSecurityHeaders({
     app: config.app,
     externalIssuer: config.externalIssuer?.issuer,
-    https,
+    https: config.publicUrl.startsWith('https:'),
   });
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
@@ -60,14 +57,17 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
 
   const { db } = database;
   const secrets = await loadSecrets(db, config.sessionSecret);
-  const secure = cookieSecurity(config.publicUrl);
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
-  const sessions = createSessionStore(db, { secure, ttlSeconds: config.sessionTtlSeconds });
+  const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
 
-  await app.register(requestIdPlugin);
+  // First thing, on the raw response, so that they are also on the answers Fastify never sees being
+  // made: the identity provider's (hijacked) and the ones written straight to the socket.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    securityHeaders(request.raw, reply.raw);
+  });
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, { apply: securityHeaders });
   // The API's and the page's answers of 1 KB or more, by Accept-Encoding, Brotli at a quality fast enough
   // per request. Not the built files: they are sent as their compressed copies, or as they are when small.
   app.addHook('onRoute', (route) => {
@@ -84,14 +84,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
 
   let oidcClientOptions = config.externalIssuer;
   if (!oidcClientOptions) {
-    const provider = createIdentityProvider({
-      db,
-      accounts,
-      secrets,
-      publicUrl: config.publicUrl,
-      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-      sessionTtlSeconds: config.idpSessionTtlSeconds,
-    });
+    const provider = createIdentityProvider(config, { db, accounts, secrets });
     const limiter = createSignInLimiter(db, config.signInLimits);
     await app.register(identityProviderPlugin, { provider, accounts, limiter });
     oidcClientOptions = {
@@ -102,16 +95,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   }
 
   const oidc = createOidcClient(oidcClientOptions);
-  await app.register(authRoutes, {
-    oidc,
-    sessions,
-    publicUrl: config.publicUrl,
-    secure,
-    orgClaim: config.orgClaim,
-    localeClaim: config.localeClaim,
-    scopes: config.externalIssuer ? config.scopes : OIDC_SCOPES,
-    ...(config.externalIssuer ? { externalSubjects: accounts } : {}),
-  });
+  await app.register(authRoutes, { config, oidc, sessions, accounts });
   if (config.externalIssuer) {
     // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
     // the issuer answers (discovery is retried on each sign-in).
@@ -132,10 +116,6 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
-  await app.register(webAppPlugin, {
-    webDist: config.webDist,
-    appConfig: config.app,
-    serverRenderModule: config.serverRenderModule,
-  });
+  await app.register(webAppPlugin, { config });
   return app;
 }

@@ -32,15 +32,18 @@ export const REFERENCE_SCRIPTS = {
  * proxy addresses or CIDR ranges. Unset or `false`: no proxy is trusted. (A hop count is not
  * offered: Fastify 5 treats it as trusting nothing, since it cannot check the nearest peer.)
  */
-export type TrustProxy = boolean | string;
 const trustProxy = z
   .string()
   .trim()
   .optional()
-  .transform((value): TrustProxy => {
+  .transform((value): boolean | string => {
     if (value === undefined || value === '' || value === 'false') return false;
     return value === 'true' ? true : value;
   });
+
+/** A whole number of at least `min`, `fallback` when unset. */
+const atLeast = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
+const TWO_WEEKS = 14 * 24 * 3600;
 
 /** Every setting the server reads, parsed once from the environment (documented in README.md). */
 const environmentSchema = z.object({
@@ -48,20 +51,12 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: optionalUrl,
-  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
+  DB_QUERY_TIMEOUT_MS: atLeast(0, 3000),
   PUBLIC_URL: optionalUrl,
   SESSION_SECRET: z.string().min(32).optional(),
-  ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).default(300),
-  IDP_SESSION_TTL: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .default(14 * 24 * 3600),
-  SESSION_TTL: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .default(14 * 24 * 3600),
+  ACCESS_TOKEN_TTL: atLeast(10, 300),
+  IDP_SESSION_TTL: atLeast(60, TWO_WEEKS),
+  SESSION_TTL: atLeast(60, TWO_WEEKS),
   OIDC_ISSUER: optionalUrl,
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
@@ -76,45 +71,12 @@ const environmentSchema = z.object({
   MONITORING_SCRIPT_URL: urlOrPath,
   GLOBAL_NAVIGATOR_SCRIPT_URL: urlOrPath,
   TRUST_PROXY: trustProxy,
-  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-  SIGN_IN_WINDOW: z.coerce.number().int().min(1).default(900),
+  SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
+  SIGN_IN_WINDOW: atLeast(1, 900),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export interface Config {
-  host: string;
-  port: number;
-  /** The origin browsers use to reach this server; the OIDC redirect URIs are built on it. */
-  publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  /** PostgreSQL: the longest a request's statement may run; 0 for no limit. */
-  databaseQueryTimeoutMs: number;
-  sessionSecret: string | undefined;
-  accessTokenTtlSeconds: number;
-  idpSessionTtlSeconds: number;
-  sessionTtlSeconds: number;
-  /** An external OpenID provider; when absent the embedded one is mounted at `/idp`. */
-  externalIssuer: { issuer: string; clientId: string; clientSecret: string } | undefined;
-  orgClaim: string;
-  localeClaim: string;
-  /** The scopes an external issuer is asked for (the embedded one always gets its own). */
-  scopes: string;
-  seedDemo: boolean;
-  webDist: string;
-  /**
-   * The web app's server build (apps/web/dist-server/entry-server.js), which draws the Users page's
-   * first render into its HTML; undefined when SERVER_RENDERING=false.
-   */
-  serverRenderModule: string | undefined;
-  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
-  /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
-  trustProxy: TrustProxy;
-  /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
-  signInLimits: { maxAttempts: number; windowSeconds: number };
-  /** What the page is told at start-up (SPEC.md §2, §7). */
-  app: AppConfig;
-}
+export type Config = ReturnType<typeof loadConfig>;
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -133,14 +95,15 @@ function appConfigFrom(e: z.infer<typeof environmentSchema>): AppConfig {
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.OIDC_ISSUER && !(e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = e;
+  if (issuer && !(clientId && clientSecret)) {
     throw new Error('Invalid configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   }
   const webDist = path.resolve(e.WEB_DIST ?? path.join(serverRoot, '../web/dist'));
@@ -148,31 +111,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host: e.HOST,
     port: e.PORT,
+    /** The origin browsers use to reach this server; the OIDC redirect URIs are built on it. */
     publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
     // By default the repository's `data` folder, whichever folder a command runs in: `npm start` runs
     // the server from the root, `npm run seed` and `npm run dev` from apps/server, and they must
     // share one database. A DATA_DIR that is set is taken from the folder the command runs in.
     dataDir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : path.join(serverRoot, '../../data'),
     databaseUrl: e.DATABASE_URL,
+    /** PostgreSQL: the longest a request's statement may run; 0 for no limit. */
     databaseQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     sessionSecret: e.SESSION_SECRET,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
     idpSessionTtlSeconds: e.IDP_SESSION_TTL,
     sessionTtlSeconds: e.SESSION_TTL,
-    externalIssuer:
-      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
-        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
-        : undefined,
+    /** An external OpenID provider; when absent the embedded one is mounted at `/idp`. */
+    externalIssuer: issuer && clientId && clientSecret ? { issuer, clientId, clientSecret } : undefined,
     orgClaim: e.OIDC_ORG_CLAIM,
     localeClaim: e.OIDC_LOCALE_CLAIM,
+    /** The scopes an external issuer is asked for (the embedded one always gets its own). */
     scopes: e.OIDC_SCOPES,
     seedDemo: e.SEED_DEMO === 'true',
     webDist,
+    /** The web app's server build, which draws the Users page's first render into its HTML; off: undefined. */
     serverRenderModule:
       e.SERVER_RENDERING === 'true' ? path.join(webDist, '..', 'dist-server', 'entry-server.js') : undefined,
     logLevel: e.LOG_LEVEL,
+    /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
     trustProxy: e.TRUST_PROXY,
+    /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
     signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },
+    /** What the page is told at start-up (SPEC.md §2, §7). */
     app: appConfigFrom(e),
   };
 }

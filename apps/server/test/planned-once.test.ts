@@ -49,7 +49,7 @@ describe.skipIf(!adminUrl)('statements planned once per connection (PostgreSQL)'
 
   it('plans the session lookup once: it runs before every API answer and reads one session by its key', async () => {
     await database.db.transaction().execute(async (tx) => {
-      const sessions = createSessionStore(tx, { secure: 'auto', ttlSeconds: 60 });
+      const sessions = createSessionStore(tx, { publicUrl: 'http://127.0.0.1:3000', ttlSeconds: 60 });
       const request = {
         cookies: { [SESSION_COOKIE]: 'signed' },
         unsignCookie: () => ({ valid: true, renew: false, value: 'a session id' }),

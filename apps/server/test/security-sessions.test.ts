@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sign, unsign } from '@fastify/cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_CLIENT_ID } from '../src/auth/identity-provider.ts';
-import { cookieSecurity } from '../src/auth/sessions.ts';
+import { cookieOptions } from '../src/auth/sessions.ts';
 import { followUntilCallback, setCookieOf, signInUntilCallback } from './support/auth-flow.ts';
 import { HOSTILE_REDIRECTS } from './support/hostile-values.ts';
 import { CookieJar, signIn } from './support/sign-in.ts';
@@ -69,10 +69,10 @@ describe('session cookies and the sign-in flow', () => {
     });
 
     it('makes cookies Secure when PUBLIC_URL is https, else when the request arrived over https', () => {
-      expect(cookieSecurity('https://users.example')).toBe(true);
+      expect(cookieOptions('https://users.example', '/').secure).toBe(true);
       // 'auto': Secure when Fastify's request.protocol is https (TRUST_PROXY decides whether
       // X-Forwarded-Proto counts; the next test proves both sides of that).
-      expect(cookieSecurity('http://127.0.0.1:3000')).toBe('auto');
+      expect(cookieOptions('http://127.0.0.1:3000', '/').secure).toBe('auto');
     });
   });
 

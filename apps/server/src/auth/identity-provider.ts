@@ -1,5 +1,6 @@
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
@@ -11,15 +12,6 @@ import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from './sign-
 export const EMBEDDED_ISSUER_PATH = '/idp';
 export const EMBEDDED_CLIENT_ID = 'users-admin';
 export const OIDC_SCOPES = 'openid email profile org';
-
-export interface IdentityProviderOptions {
-  db: Db;
-  accounts: AccountsRepository;
-  secrets: Secrets;
-  publicUrl: string;
-  accessTokenTtlSeconds: number;
-  sessionTtlSeconds: number;
-}
 
 /** The provider's session cookie (its default options, named so that sign-out can clear it). */
 const SESSION_COOKIE = { httpOnly: true, sameSite: 'lax' } as const;
@@ -44,14 +36,9 @@ async function endSessionAskedByItsClient(ctx: KoaContextWithOIDC): Promise<bool
   }
   await session.destroy();
   ctx.cookies.set(provider.cookieName('session'), null, SESSION_COOKIE);
-  const target = new URL(
-    typeof params.post_logout_redirect_uri === 'string'
-      ? params.post_logout_redirect_uri
-      : ctx.oidc.urlFor('end_session_success'),
-  );
-  if (typeof params.post_logout_redirect_uri === 'string' && typeof params.state === 'string') {
-    target.searchParams.set('state', params.state);
-  }
+  const back = params.post_logout_redirect_uri;
+  const target = new URL(typeof back === 'string' ? back : ctx.oidc.urlFor('end_session_success'));
+  if (typeof back === 'string' && typeof params.state === 'string') target.searchParams.set('state', params.state);
   provider.emit('end_session.success', ctx);
   ctx.status = 303;
   ctx.redirect(target.href);
@@ -66,15 +53,19 @@ function pageLanguage(ctx: KoaContextWithOIDC) {
 /**
  * The embedded OpenID provider (panva's oidc-provider) used by default. The subject of a sign-in
  * is the user's id in the organisation signed into, so its claims carry that `org_id`.
+ * Long as the provider's configuration object is, which reads best in one piece.
  */
-export function createIdentityProvider(options: IdentityProviderOptions): Provider {
-  const { accounts, publicUrl } = options;
+export function createIdentityProvider(
+  config: Config,
+  { db, accounts, secrets }: { db: Db; accounts: AccountsRepository; secrets: Secrets },
+): Provider {
+  const { publicUrl, accessTokenTtlSeconds, idpSessionTtlSeconds } = config;
   const configuration: Configuration = {
-    adapter: createOidcAdapterClass(options.db),
+    adapter: createOidcAdapterClass(db),
     clients: [
       {
         client_id: EMBEDDED_CLIENT_ID,
-        client_secret: options.secrets.clientSecret,
+        client_secret: secrets.clientSecret,
         redirect_uris: [`${publicUrl}/auth/callback`],
         post_logout_redirect_uris: [`${publicUrl}/`],
         grant_types: ['authorization_code'],
@@ -85,18 +76,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     async findAccount(_ctx, sub) {
       const membership = await accounts.findMembership(sub);
       if (!membership) return undefined;
-      return {
-        accountId: sub,
-        async claims() {
-          return {
-            sub,
-            email: membership.email,
-            name: membership.name,
-            locale: membership.locale,
-            org_id: membership.orgId,
-          };
-        },
-      };
+      const { email, name, locale, orgId: org_id } = membership;
+      return { accountId: sub, claims: async () => ({ sub, email, name, locale, org_id }) };
     },
     claims: {
       openid: ['sub'],
@@ -107,16 +88,16 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     scopes: ['openid', 'email', 'profile', 'org'],
     conformIdTokenClaims: false,
     discovery: { ui_locales_supported: [...SUPPORTED_LOCALES] },
-    cookies: { keys: options.secrets.providerCookieKeys, long: SESSION_COOKIE },
-    jwks: { keys: [options.secrets.signingKey] },
+    cookies: { keys: secrets.providerCookieKeys, long: SESSION_COOKIE },
+    jwks: { keys: [secrets.signingKey] },
     pkce: { required: () => true },
     ttl: {
-      AccessToken: options.accessTokenTtlSeconds,
+      AccessToken: accessTokenTtlSeconds,
       AuthorizationCode: 60,
-      IdToken: options.accessTokenTtlSeconds,
+      IdToken: accessTokenTtlSeconds,
       Interaction: 3600,
-      Session: options.sessionTtlSeconds,
-      Grant: options.sessionTtlSeconds,
+      Session: idpSessionTtlSeconds,
+      Grant: idpSessionTtlSeconds,
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {

@@ -371,7 +371,3 @@ export function chooseIdpLanguage(request: {
 export function htmlLang(language: SupportedLocale): string {
   return language === 'pt' ? 'pt-BR' : language === 'zh' ? 'zh-Hans' : language;
 }
-
-export function idpMessages(language: SupportedLocale): IdpMessages {
-  return IDP_MESSAGES[language];
-}

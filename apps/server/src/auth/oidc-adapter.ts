@@ -7,6 +7,7 @@ const EXPIRED_PER_WRITE = 100;
 /**
  * oidc-provider's storage (sessions, grants, codes, tokens, interactions) in the database, so
  * that a sign-in at the identity provider survives restarts and is shared by every instance.
+ * Long as the adapter class oidc-provider asks for is: each method short.
  */
 export function createOidcAdapterClass(db: Db) {
   return class DatabaseAdapter implements Adapter {
@@ -59,15 +60,9 @@ export function createOidcAdapterClass(db: Db) {
       return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
     }
 
-    find(id: string) {
-      return this.findBy('id', id);
-    }
-    findByUid(uid: string) {
-      return this.findBy('uid', uid);
-    }
-    findByUserCode(userCode: string) {
-      return this.findBy('user_code', userCode);
-    }
+    find = (id: string) => this.findBy('id', id);
+    findByUid = (uid: string) => this.findBy('uid', uid);
+    findByUserCode = (userCode: string) => this.findBy('user_code', userCode);
 
     async consume(id: string): Promise<void> {
       await db

@@ -1,11 +1,5 @@
 import * as client from 'openid-client';
 
-export interface OidcClientOptions {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-}
-
 const DISCOVERY_TIMEOUT_SECONDS = 10;
 
 /**
@@ -13,7 +7,7 @@ const DISCOVERY_TIMEOUT_SECONDS = 10;
  * issuer is this very server, so it can only be asked once the server listens), and retries
  * discovery after a failure instead of caching it.
  */
-export function createOidcClient(options: OidcClientOptions) {
+export function createOidcClient(options: { issuer: string; clientId: string; clientSecret: string }) {
   let configuration: Promise<client.Configuration> | undefined;
   const insecure = new URL(options.issuer).protocol === 'http:';
 

@@ -7,15 +7,16 @@ import type { Db } from '../db/database.ts';
  * server instance signs and verifies with the same keys, and a restart keeps them.
  */
 async function getOrCreateSecret(db: Db, name: string, create: () => string): Promise<string> {
-  const existing = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirst();
+  const stored = () => db.selectFrom('app_secrets').select('value').where('name', '=', name);
+  const existing = await stored().executeTakeFirst();
   if (existing) return existing.value;
+  // Another instance may be creating it too: the first one written wins.
   await db
     .insertInto('app_secrets')
     .values({ name, value: create() })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  const stored = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return stored.value;
+  return (await stored().executeTakeFirstOrThrow()).value;
 }
 
 export interface Secrets {

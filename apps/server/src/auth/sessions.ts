@@ -23,11 +23,13 @@ export type SessionLookup =
   | { state: 'valid'; session: Session };
 
 /**
- * The `secure` option of every cookie: always on an https PUBLIC_URL; else 'auto', Secure when
- * Fastify's request.protocol is https, which only a trusted proxy (TRUST_PROXY) can make it.
+ * The options of this server's own cookies: signed, out of scripts' reach, sent on top-level navigations.
+ * Secure always on an https PUBLIC_URL; else 'auto', Secure when Fastify's request.protocol is https,
+ * which only a trusted proxy (TRUST_PROXY) can make it.
  */
-export function cookieSecurity(publicUrl: string): true | 'auto' {
-  return publicUrl.startsWith('https:') ? true : 'auto';
+export function cookieOptions(publicUrl: string, path: string) {
+  const secure: true | 'auto' = publicUrl.startsWith('https:') ? true : 'auto';
+  return { httpOnly: true, sameSite: 'lax' as const, secure, path, signed: true };
 }
 
 /** Expired sessions removed by each sign-in, at most: a short range scan of the expiry index. */
@@ -55,7 +57,6 @@ const roleLookup = (db: Db, orgId: string, subject: string) =>
     .where('account_id', 'is not', null)
     .where('is_system_admin', '=', true);
 
-/** Whether a subject is an active System Admin of an organisation. */
 async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Promise<boolean> {
   // A subject that is not a uuid names no membership (users.id is a uuid).
   if (!UUID.test(subject)) return false;
@@ -65,15 +66,10 @@ async function isActiveSystemAdmin(db: Db, orgId: string, subject: string): Prom
 /**
  * Server-side sessions in the database: the cookie holds a random id (signed), the table holds
  * its hash, so any server instance can serve any request and a restart signs nobody out.
+ * Long as a factory is: its methods share the database and the cookie's options.
  */
-export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; ttlSeconds: number }) {
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: options.secure,
-    path: '/',
-    signed: true,
-  };
+export function createSessionStore(db: Db, options: { publicUrl: string; ttlSeconds: number }) {
+  const sessionCookie = cookieOptions(options.publicUrl, '/');
 
   const readCookie = (request: FastifyRequest): string | undefined | null => {
     const raw = request.cookies[SESSION_COOKIE];
@@ -133,7 +129,7 @@ export function createSessionStore(db: Db, options: { secure: boolean | 'auto'; 
         )
         .execute()
         .catch(() => {});
-      reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
+      reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie, expires: expiresAt });
     },
 
     /**

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 
-export interface SignInLimits {
-  /** Attempts allowed per e-mail address and client address in one window. */
-  maxAttempts: number;
-  windowSeconds: number;
-}
-
-export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Rate limiting of the sign-in form by e-mail address and client address, in a fixed window
@@ -17,7 +12,7 @@ export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSec
  * the limit, and a refused attempt never reveals whether its password was right. A successful
  * sign-in clears the count.
  */
-export function createSignInLimiter(db: Db, limits: SignInLimits) {
+export function createSignInLimiter(db: Db, limits: Config['signInLimits']) {
   const keyOf = (email: string, clientAddress: string) =>
     createHash('sha256').update(`${email.trim().toLowerCase()}\n${clientAddress}`).digest('hex');
   const windowInterval = `${limits.windowSeconds} seconds`;

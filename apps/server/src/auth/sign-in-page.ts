@@ -1,5 +1,6 @@
 import type { SupportedLocale } from '@users-admin/contract';
-import { htmlLang, idpMessages } from './idp-messages.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { chooseIdpLanguage, htmlLang, IDP_MESSAGES } from './idp-messages.ts';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -59,16 +60,24 @@ ${body}
 </html>`.value;
 }
 
-export type SignInError = 'wrongCredentials' | 'noOrganization' | 'tooManyAttempts';
+/** The language of a page answering `request`: `uiLocales` (OIDC `ui_locales`) if any fits, else Accept-Language. */
+export function languageOf(request: FastifyRequest, uiLocales?: unknown): SupportedLocale {
+  return chooseIdpLanguage({ uiLocales, acceptLanguage: request.headers['accept-language'] });
+}
+
+/** Sends a page of the sign-in flow: never cached, it answers what one request sent. */
+export function sendHtml(reply: FastifyReply, body: string, status = 200) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
 
 /** The identity provider's sign-in page: plain HTML, no script, works without JavaScript. */
 export function renderSignInPage(options: {
   language: SupportedLocale;
   action: string;
   email?: string;
-  error?: SignInError;
+  error?: 'wrongCredentials' | 'noOrganization' | 'tooManyAttempts';
 }): string {
-  const { signIn } = idpMessages(options.language);
+  const { signIn } = IDP_MESSAGES[options.language];
   return page(
     options.language,
     signIn.title,
@@ -89,7 +98,7 @@ export function renderChooseOrganizationPage(options: {
   action: string;
   organizations: { userId: string; orgName: string }[];
 }): string {
-  const { chooseOrganization } = idpMessages(options.language);
+  const { chooseOrganization } = IDP_MESSAGES[options.language];
   return page(
     options.language,
     chooseOrganization.title,
@@ -108,7 +117,7 @@ ${options.organizations.map(
 
 /** oidc-provider's sign-out confirmation, in our look; `form` is the provider's own hidden form. */
 export function renderSignOutPage(language: SupportedLocale, form: string): string {
-  const { signOut } = idpMessages(language);
+  const { signOut } = IDP_MESSAGES[language];
   return page(
     language,
     signOut.title,
@@ -120,7 +129,7 @@ export function renderSignOutPage(language: SupportedLocale, form: string): stri
 }
 
 export function renderSignedOutPage(language: SupportedLocale): string {
-  const { signedOut } = idpMessages(language);
+  const { signedOut } = IDP_MESSAGES[language];
   return page(language, signedOut.title, html`<p>${signedOut.text}</p><p><a href="/">${signedOut.signInAgain}</a></p>`);
 }
 
@@ -129,7 +138,7 @@ export function renderSignedOutPage(language: SupportedLocale): string {
  * the provider's own description, which is English, under "Technical details" marked as such.
  */
 export function renderErrorPage(language: SupportedLocale, error: string, description: string | undefined): string {
-  const messages = idpMessages(language).error;
+  const messages = IDP_MESSAGES[language].error;
   return page(
     language,
     messages.title,

@@ -10,33 +10,35 @@ export class ApiProblem extends Error {
     super(errors.map((error) => error.detail ?? error.title).join('; '));
   }
 
-  static unauthorized(detail = 'Sign in to use this API.') {
-    return new ApiProblem(401, [{ status: '401', code: 'unauthorized', title: 'Not signed in', detail }]);
+  /** A document of one error, whose `status` is the answer's. */
+  static of(statusCode: number, error: Omit<ApiError, 'status'>) {
+    return new ApiProblem(statusCode, [{ status: String(statusCode), ...error }]);
+  }
+
+  static unauthorized() {
+    return ApiProblem.of(401, { code: 'unauthorized', title: 'Not signed in', detail: 'Sign in to use this API.' });
   }
 
   /** The same answer whether or not the organisation exists, so that it reveals nothing. */
-  static forbidden(detail = 'You do not have access to the users of this organisation.') {
-    return new ApiProblem(403, [{ status: '403', code: 'forbidden', title: 'Forbidden', detail }]);
+  static forbidden() {
+    const detail = 'You do not have access to the users of this organisation.';
+    return ApiProblem.of(403, { code: 'forbidden', title: 'Forbidden', detail });
   }
 
   /** The database cannot answer now: the client may try again shortly (SPEC.md §8: an HTTP error). */
   static databaseUnavailable() {
-    return new ApiProblem(503, [
-      {
-        status: '503',
-        code: 'database_unavailable',
-        title: 'Service unavailable',
-        detail: 'The database cannot be reached at the moment. Please try again shortly.',
-      },
-    ]);
+    const detail = 'The database cannot be reached at the moment. Please try again shortly.';
+    return ApiProblem.of(503, { code: 'database_unavailable', title: 'Service unavailable', detail });
   }
 
-  static notFound(detail = 'No such resource.') {
-    return new ApiProblem(404, [{ status: '404', code: 'not_found', title: 'Not found', detail }]);
+  static notFound(detail: string) {
+    return ApiProblem.of(404, { code: 'not_found', title: 'Not found', detail });
   }
-}
 
-export function sendErrorDocument(reply: FastifyReply, statusCode: number, errors: ApiError[]) {
-  const document: ErrorDocument = { errors };
-  return reply.code(statusCode).type(JSON_API_MEDIA_TYPE).send(document);
+  send(reply: FastifyReply) {
+    return reply
+      .code(this.statusCode)
+      .type(JSON_API_MEDIA_TYPE)
+      .send({ errors: this.errors } satisfies ErrorDocument);
+  }
 }

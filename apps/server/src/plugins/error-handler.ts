@@ -2,7 +2,7 @@ import type { ApiError } from '@users-admin/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiProblem, sendErrorDocument } from '../lib/api-errors.ts';
+import { ApiProblem } from '../lib/api-errors.ts';
 import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
@@ -19,14 +19,12 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiProblem) return sendErrorDocument(reply, error.statusCode, error.errors);
+    if (error instanceof ApiProblem) return error.send(reply);
 
     if (isDatabaseUnavailable(error)) {
       // Not a fault of this request: say so, and the client may retry; no stack, no SQL.
       request.log.warn({ database: { code: error.code, message: error.message } }, 'database unavailable');
-      const problem = ApiProblem.databaseUnavailable();
-      reply.header('retry-after', '5');
-      return sendErrorDocument(reply, problem.statusCode, problem.errors);
+      return ApiProblem.databaseUnavailable().send(reply.header('retry-after', '5'));
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -43,44 +41,28 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
           source: { parameter },
         }));
       });
-      return sendErrorDocument(reply, 400, errors);
+      return new ApiProblem(400, errors).send(reply);
     }
 
     const statusCode = error.statusCode ?? 500;
     if (statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return sendErrorDocument(reply, statusCode, [
-        { status: String(statusCode), code: 'server_error', title: 'Something went wrong on our side' },
-      ]);
+      return ApiProblem.of(statusCode, { code: 'server_error', title: 'Something went wrong on our side' }).send(reply);
     }
     // A client error raised by Fastify itself (bad JSON, body too large, unsupported media type).
-    return sendErrorDocument(reply, statusCode, [
-      // Fastify's own error codes (FST_ERR_…) name internals; the status and the message say enough.
-      {
-        status: String(statusCode),
-        code: CLIENT_ERROR_CODES[statusCode] ?? 'bad_request',
-        title: 'Bad request',
-        detail: error.message,
-      },
-    ]);
+    // Fastify's own error codes (FST_ERR_…) name internals; the status and the message say enough.
+    const code = CLIENT_ERROR_CODES[statusCode] ?? 'bad_request';
+    return ApiProblem.of(statusCode, { code, title: 'Bad request', detail: error.message }).send(reply);
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendErrorDocument(reply, 404, [
-      {
-        status: '404',
-        code: 'not_found',
-        title: 'Not found',
-        detail: `No route for ${request.method} ${request.url.split('?')[0]}`,
-      },
-    ]),
+    ApiProblem.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`).send(reply),
   );
 });
 
 /** A request Fastify refuses before routing (a malformed URL, a path parameter too long). */
 export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
   const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  return sendErrorDocument(reply, statusCode, [
-    { status: String(statusCode), code: 'bad_request', title: 'Bad request', detail: 'The address is not valid.' },
-  ]);
+  const problem = { code: 'bad_request', title: 'Bad request', detail: 'The address is not valid.' };
+  return ApiProblem.of(statusCode, problem).send(reply);
 }

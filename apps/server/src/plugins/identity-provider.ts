@@ -1,11 +1,17 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
+import { errors, type Provider } from 'oidc-provider';
 import { z } from 'zod';
 import { EMBEDDED_ISSUER_PATH } from '../auth/identity-provider.ts';
-import { chooseIdpLanguage } from '../auth/idp-messages.ts';
-import type { AttemptVerdict, SignInLimiter } from '../auth/sign-in-limiter.ts';
-import { IDP_CSS, renderChooseOrganizationPage, renderErrorPage, renderSignInPage } from '../auth/sign-in-page.ts';
+import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
+import {
+  IDP_CSS,
+  languageOf,
+  renderChooseOrganizationPage,
+  renderErrorPage,
+  renderSignInPage,
+  sendHtml,
+} from '../auth/sign-in-page.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 // An address with a control character cannot be anyone's (and NUL cannot even be sent to PostgreSQL).
@@ -16,12 +22,6 @@ const emailSchema = z
   .regex(/^[^\u0000-\u001f\u007f]*$/);
 const signInBody = z.object({ email: emailSchema, password: z.string().max(1024) });
 const chooseBody = z.object({ membership: z.string().max(64) });
-/** An error oidc-provider raises for a bad request: an OAuth error code and a 4xx status. */
-const providerRefusal = z.object({
-  statusCode: z.number().int().min(400).max(499),
-  error: z.string(),
-  error_description: z.string().optional(),
-});
 const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.string()) }) });
 
 /**
@@ -40,7 +40,7 @@ function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
 
 /**
  * Mounts the embedded OpenID provider at /idp and serves its interactions: the sign-in form,
- * then, for a person in several organisations, the choice of organisation.
+ * then, for a person in several organisations, the choice of organisation. Long as a plugin is: each route short.
  */
 export async function identityProviderPlugin(
   app: FastifyInstance,
@@ -67,11 +67,6 @@ export async function identityProviderPlugin(
   // Its pages are not compressed (`compress: false`): they answer what a request sent beside the sign-in's state.
   await app.register(async (interaction) => {
     await interaction.register(formbody);
-    // The pages speak the authorization request's `ui_locales`, else the browser's Accept-Language.
-    const languageOf = (request: FastifyRequest, details: { params: Record<string, unknown> }) =>
-      chooseIdpLanguage({ uiLocales: details.params.ui_locales, acceptLanguage: request.headers['accept-language'] });
-    const sendHtml = (reply: FastifyReply, body: string, status = 200) =>
-      reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, userId: string) => {
       const redirectTo = await provider.interactionResult(
         asFastifySeesIt(request),
@@ -85,56 +80,49 @@ export async function identityProviderPlugin(
     // The provider's refusals (an interaction that expired or never existed, a missing cookie) are
     // pages for a person: the error page in their language, with the provider's status.
     interaction.setErrorHandler((error, request, reply) => {
-      const refusal = providerRefusal.safeParse(error);
-      if (!refusal.success) throw error;
-      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
-      const { statusCode, error: code, error_description } = refusal.data;
-      return sendHtml(reply, renderErrorPage(language, code, error_description), statusCode);
+      if (!(error instanceof errors.OIDCProviderError) || error.statusCode >= 500) throw error;
+      const page = renderErrorPage(languageOf(request), error.error, error.error_description);
+      return sendHtml(reply, page, error.statusCode);
     });
 
     interaction.get('/interaction/idp.css', { compress: false }, (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(IDP_CSS),
     );
 
+    // The pages speak the authorization request's `ui_locales`, else the browser's Accept-Language.
     interaction.get('/interaction/:uid', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
-      return sendHtml(
-        reply,
-        renderSignInPage({ language: languageOf(request, details), action: `/interaction/${details.uid}/login` }),
-      );
+      const language = languageOf(request, details.params.ui_locales);
+      return sendHtml(reply, renderSignInPage({ language, action: `/interaction/${details.uid}/login` }));
     });
 
     interaction.post('/interaction/:uid/login', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
+      const language = languageOf(request, details.params.ui_locales);
+      const action = `/interaction/${details.uid}/login`;
       const body = signInBody.safeParse(request.body);
       const email = body.success ? body.data.email : '';
-      const action = `/interaction/${details.uid}/login`;
       // Counted before the password is checked: a refused attempt says nothing about the password.
-      const verdict: AttemptVerdict = body.success ? await limiter.attempt(email, request.ip) : { allowed: true };
+      const verdict = body.success ? await limiter.attempt(email, request.ip) : { allowed: true as const };
       if (!verdict.allowed) {
         reply.header('retry-after', String(verdict.retryAfterSeconds));
-        const language = languageOf(request, details);
         return sendHtml(reply, renderSignInPage({ language, action, email, error: 'tooManyAttempts' }), 429);
       }
       const memberships = body.success ? await accounts.authenticate(email, body.data.password) : undefined;
-      if (memberships?.length) await limiter.succeeded(email, request.ip);
       if (!memberships?.length) {
         const error = memberships ? 'noOrganization' : 'wrongCredentials';
-        const language = languageOf(request, details);
         return sendHtml(reply, renderSignInPage({ language, action, email, error }), 401);
       }
+      await limiter.succeeded(email, request.ip);
       const [only] = memberships;
       if (memberships.length === 1 && only) return finishLogin(request, reply, only.userId);
       // Several organisations: remember who signed in on the interaction (stored in the database).
       details.result = { pendingLogin: { userIds: memberships.map((m) => m.userId) } };
       await details.persist();
+      const organizationAction = `/interaction/${details.uid}/organization`;
       return sendHtml(
         reply,
-        renderChooseOrganizationPage({
-          language: languageOf(request, details),
-          action: `/interaction/${details.uid}/organization`,
-          organizations: memberships,
-        }),
+        renderChooseOrganizationPage({ language, action: organizationAction, organizations: memberships }),
       );
     });
 
@@ -143,7 +131,7 @@ export async function identityProviderPlugin(
       const pending = pendingLogin.safeParse(details.result);
       const body = chooseBody.safeParse(request.body);
       if (!pending.success || !body.success || !pending.data.pendingLogin.userIds.includes(body.data.membership)) {
-        const language = languageOf(request, details);
+        const language = languageOf(request, details.params.ui_locales);
         return sendHtml(reply, renderSignInPage({ language, action: `/interaction/${details.uid}/login` }), 400);
       }
       return finishLogin(request, reply, body.data.membership);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -45,15 +44,9 @@ export function redactUrl(url: string): string {
     .slice(index + 1)
     .split('&')
     .map((pair) => {
-      const equals = pair.indexOf('=');
-      const rawName = equals < 0 ? pair : pair.slice(0, equals);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape: compare the name as written.
-      }
-      return REDACTED_PARAMETERS.has(name.toLowerCase()) ? `${rawName}=[redacted]` : pair;
+      // Decoded as the server reads it; a malformed escape stays as written, and matches no name.
+      const name = new URLSearchParams(pair).keys().next().value ?? '';
+      return REDACTED_PARAMETERS.has(name.toLowerCase()) ? `${pair.split('=', 1)[0]}=[redacted]` : pair;
     })
     .join('&');
   return `${url.slice(0, index)}?${query}`;
@@ -93,10 +86,3 @@ export function loggerOptions(level: string) {
     },
   };
 }
-
-/** Answers every request's id in `X-Request-Id`, also on the routes that write the raw response (/idp). */
-export const requestIdPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-  });
-});

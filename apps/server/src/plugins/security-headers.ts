@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '@users-admin/contract';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
 export interface SecurityHeadersOptions {
@@ -47,30 +45,16 @@ export function contentSecurityPolicy(options: SecurityHeadersOptions): Record<s
   };
 }
 
-export type ApplySecurityHeaders = (request: IncomingMessage, response: ServerResponse) => void;
-
 /** helmet 8 with our policy, as a function that sets the headers on a raw response. */
-export function createSecurityHeaders(options: SecurityHeadersOptions): ApplySecurityHeaders {
+export function createSecurityHeaders(options: SecurityHeadersOptions) {
   const middleware = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options) },
     referrerPolicy: { policy: 'no-referrer' },
     // HSTS only means something on https; on a plain-http address browsers ignore it anyway.
     strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
   });
-  return (request, response) =>
+  return (request: IncomingMessage, response: ServerResponse) =>
     middleware(request, response, (error?: unknown) => {
       if (error) throw error;
     });
 }
-
-/**
- * Sets the headers first thing on every request, on the raw response, so that they are also on
- * the answers Fastify never sees being made: the identity provider's (hijacked) and the ones
- * written straight to the socket.
- */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { apply: ApplySecurityHeaders }) => {
-  app.addHook('onRequest', (request, reply, done) => {
-    options.apply(request.raw, reply.raw);
-    done();
-  });
-});

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { APP_CONFIG_ELEMENT_ID, type AppConfig, type RenderPage, type ServerRenderModule } from '@users-admin/contract';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
 
 const SERVER_PREFIXES = [
   '/apis/',
@@ -84,18 +84,16 @@ function callAsBrowser(app: FastifyInstance, request: FastifyRequest) {
  * index.html for every other GET that asks for HTML, so the page's own router handles its routes
  * (SPEC.md §2). The Users page's own address gets its first render drawn into the HTML when the
  * server can draw it (a session that may list its organisation's users): the rows are on screen
- * with the HTML, and the page takes them over once its code has run (issue 6).
+ * with the HTML, and the page takes them over once its code has run (issue 6). Long as a plugin is: each route short.
  */
-export async function webAppPlugin(
-  app: FastifyInstance,
-  options: { webDist: string; appConfig: AppConfig; serverRenderModule?: string | undefined },
-) {
-  const indexHtml = path.join(options.webDist, 'index.html');
+export async function webAppPlugin(app: FastifyInstance, options: { config: Config }) {
+  const { webDist, app: appConfig, serverRenderModule } = options.config;
+  const indexHtml = path.join(webDist, 'index.html');
   if (!existsSync(indexHtml)) {
-    app.log.warn({ webDist: options.webDist }, 'the web app is not built: run `npm run build`');
+    app.log.warn({ webDist }, 'the web app is not built: run `npm run build`');
   }
   await app.register(fastifyStatic, {
-    root: options.webDist,
+    root: webDist,
     wildcard: false,
     index: false,
     // The build writes a Brotli and a gzip copy beside each script and style sheet
@@ -112,12 +110,12 @@ export async function webAppPlugin(
   let indexPage: string | undefined;
   const readIndexPage = async () => {
     if (indexPage === undefined && existsSync(indexHtml)) {
-      indexPage = withAppConfig(await readFile(indexHtml, 'utf8'), options.appConfig);
+      indexPage = withAppConfig(await readFile(indexHtml, 'utf8'), appConfig);
     }
     return indexPage;
   };
 
-  const renderer = await loadPageRenderer(options.serverRenderModule, app.log);
+  const renderer = await loadPageRenderer(serverRenderModule, app.log);
   const renderPage = renderer?.renderPage;
   const template = await readIndexPage();
   if (renderer && template !== undefined) {
@@ -131,9 +129,9 @@ export async function webAppPlugin(
     if (isServerPath) return reply.callNotFound();
     if (path.extname(url) !== '') {
       // A file built after start-up (the static routes list the files found at start-up).
-      const assetPath = path.join(options.webDist, path.normalize(url));
-      if (assetPath.startsWith(options.webDist) && existsSync(assetPath)) {
-        return reply.sendFile(path.relative(options.webDist, assetPath));
+      const assetPath = path.join(webDist, path.normalize(url));
+      if (assetPath.startsWith(webDist) && existsSync(assetPath)) {
+        return reply.sendFile(path.relative(webDist, assetPath));
       }
       return reply.callNotFound();
     }
@@ -155,7 +153,7 @@ export async function webAppPlugin(
       const drawn = await render({
         url: request.url,
         template,
-        config: options.appConfig,
+        config: appConfig,
         location: {
           protocol: `${request.protocol}:`,
           hostname: request.hostname,

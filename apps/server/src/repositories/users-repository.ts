@@ -55,7 +55,10 @@ export function pagedWithinWindow(query: UserListQuery, total: Total): boolean {
  */
 const DENSE_SHARE = 0.1;
 
-/** The users of organisations. Every statement is keyed by one organisation: none crosses tenants. */
+/**
+ * The users of organisations. Every statement is keyed by one organisation: none crosses tenants.
+ * Long as a factory is: its functions share the database and the statements planned once.
+ */
 export function createUsersRepository(db: Db) {
   /** The kept count of the users with the filters: a handful of rows by their key. */
   const keptCount = (orgId: string, query: UserListQuery) =>

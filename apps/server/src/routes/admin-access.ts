@@ -1,6 +1,10 @@
+import { errorDocumentSchema } from '@users-admin/contract';
 import type { FastifyRequest } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
+
+/** The answers of every admin API to who may not ask: not signed in, not its System Admin. */
+export const adminErrors = { 401: errorDocumentSchema, 403: errorDocumentSchema };
 
 /**
  * The `onRequest` hook of an organisation's admin APIs: who asks comes before what is asked, so no

@@ -2,14 +2,17 @@ import { orgIdSchema, type SessionClaims } from '@users-admin/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { chooseIdpLanguage, idpMessages } from '../auth/idp-messages.ts';
+import { OIDC_SCOPES } from '../auth/identity-provider.ts';
+import { IDP_MESSAGES } from '../auth/idp-messages.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { safeRedirectPath } from '../auth/redirect-path.ts';
-import type { SessionStore } from '../auth/sessions.ts';
-import { renderErrorPage, renderSignedOutPage } from '../auth/sign-in-page.ts';
+import { cookieOptions, type SessionStore } from '../auth/sessions.ts';
+import { languageOf, renderErrorPage, renderSignedOutPage, sendHtml } from '../auth/sign-in-page.ts';
+import type { Config } from '../config.ts';
 import type { AccountsRepository } from '../repositories/accounts-repository.ts';
 
 const TRANSACTION_COOKIE = 'auth_tx';
+type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
 
 const startQuery = z.object({
   post_auth_redirect_path: z.string().optional(),
@@ -40,44 +43,32 @@ const MAX_PENDING_TRANSACTIONS = 3;
 const TRANSACTION_TTL_SECONDS = 600;
 const pendingSchema = z.array(transactionSchema).max(MAX_PENDING_TRANSACTIONS);
 
-export interface AuthRoutesOptions {
-  oidc: OidcClient;
-  sessions: SessionStore;
-  publicUrl: string;
-  /** `'auto'`: Secure when the request arrived over https (directly or from a trusted proxy). */
-  secure: boolean | 'auto';
-  orgClaim: string;
-  localeClaim: string;
-  scopes: string;
-  /**
-   * Set for an external issuer, whose subjects are not our ids: a sign-in then stands for the
-   * active membership of the org claim's organisation whose account has the e-mail claim.
-   */
-  externalSubjects?: AccountsRepository;
-}
-
 /**
  * The server side of sign-in (SPEC.md §7): `/auth/start` begins an authorization-code flow with
  * PKCE, `/auth/callback` ends it and opens a session, `/auth/logout` ends it everywhere.
+ * Long as a plugin is: its routes share the cookie and issuer helpers above them, each handler short.
  */
-export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
-  const { oidc, sessions, publicUrl } = options;
+export async function authRoutes(
+  app: FastifyInstance,
+  options: { config: Config; oidc: OidcClient; sessions: SessionStore; accounts: AccountsRepository },
+) {
+  const { config, oidc, sessions } = options;
+  const { publicUrl, externalIssuer } = config;
   const redirectUri = `${publicUrl}/auth/callback`;
-  const transactionCookie = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: options.secure,
-    path: '/auth',
-    signed: true,
-    maxAge: TRANSACTION_TTL_SECONDS,
-  };
+  const transactionCookie = { ...cookieOptions(publicUrl, '/auth'), maxAge: TRANSACTION_TTL_SECONDS };
 
-  /** The unexpired sign-ins of the transaction cookie; undefined when it is absent or forged. */
-  const pendingTransactions = (request: FastifyRequest): Transaction[] | undefined => {
+  /** The unexpired sign-ins of the transaction cookie; none when it is absent, forged or not of this shape. */
+  const pendingTransactions = (request: FastifyRequest): Transaction[] => {
     const raw = request.cookies[TRANSACTION_COOKIE];
     const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    const parsed = unsigned?.valid && unsigned.value ? pendingSchema.safeParse(safeJson(unsigned.value)) : undefined;
-    return parsed?.success ? parsed.data.filter((transaction) => transaction.expiresAt > Date.now()) : undefined;
+    if (!unsigned?.valid || !unsigned.value) return [];
+    try {
+      return pendingSchema
+        .parse(JSON.parse(unsigned.value))
+        .filter((transaction) => transaction.expiresAt > Date.now());
+    } catch {
+      return [];
+    }
   };
   const keepPending = (reply: FastifyReply, pending: Transaction[]) => {
     if (pending.length === 0) reply.clearCookie(TRANSACTION_COOKIE, { path: '/auth' });
@@ -122,7 +113,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     };
     const authorizationUrl = client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
-      scope: options.scopes,
+      scope: externalIssuer ? config.scopes : OIDC_SCOPES,
       state: transaction.state,
       nonce: transaction.nonce,
       code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
@@ -130,13 +121,45 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       ...(transaction.silent ? { prompt: 'none' } : params.prompt ? { prompt: params.prompt } : {}),
       ...(params.ui_locales ? { ui_locales: params.ui_locales } : {}),
     });
-    keepPending(reply, [...(pendingTransactions(request) ?? []), transaction].slice(-MAX_PENDING_TRANSACTIONS));
+    keepPending(reply, [...pendingTransactions(request), transaction].slice(-MAX_PENDING_TRANSACTIONS));
     return reply.redirect(authorizationUrl.href);
   });
 
+  /**
+   * A sign-in's claims: the ID token's, with the userinfo endpoint's when the org claim is not among them.
+   * An external issuer's subjects are not our ids: its sign-in stands for the active membership of the org
+   * claim's organisation whose account has the e-mail claim, and for nobody (undefined) without one.
+   */
+  const sessionClaimsOf = async (request: FastifyRequest, configuration: client.Configuration, tokens: Tokens) => {
+    const idClaims: Record<string, unknown> = tokens.claims() ?? {};
+    let claims: Record<string, unknown> = idClaims;
+    if (claims[config.orgClaim] === undefined) {
+      const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
+      claims = { ...userInfo, ...idClaims };
+    }
+    const sessionClaims: SessionClaims = {
+      sub: String(claims.sub),
+      org_id: String(claims[config.orgClaim] ?? ''),
+      locale: String(claims[config.localeClaim] ?? 'en'),
+      name: String(claims.name ?? ''),
+      email: String(claims.email ?? ''),
+    };
+    if (!externalIssuer) return sessionClaims;
+    const { email, org_id } = sessionClaims;
+    // An issuer that says the address is not verified does not get to choose whose membership it is.
+    const trusted = email && claims.email_verified !== false && orgIdSchema.safeParse(org_id).success;
+    const membership = trusted ? await options.accounts.findMembershipByEmail(org_id, email) : undefined;
+    if (membership) return { ...sessionClaims, sub: membership.userId, name: sessionClaims.name || membership.name };
+    request.log.warn(
+      { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
+      'signed in at the external issuer, but no active user of that organisation has that e-mail address',
+    );
+    return undefined;
+  };
+
   app.get('/auth/callback', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const pending = pendingTransactions(request) ?? [];
+    const pending = pendingTransactions(request);
     const { state } = request.query as Record<string, unknown>;
     const own = pending.find((candidate) => candidate.state === state);
     keepPending(
@@ -146,8 +169,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     // Without its own transaction, the newest one says whether the answer goes to a hidden frame.
     const transaction = own ?? pending.at(-1);
     if (!transaction) {
-      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
-      return reply.code(400).type('text/plain; charset=utf-8').send(idpMessages(language).error.expired);
+      const { expired } = IDP_MESSAGES[languageOf(request)].error;
+      return reply.code(400).type('text/plain; charset=utf-8').send(expired);
     }
     const finish = (status: 'success' | 'error', error?: string) => {
       if (transaction.silent) {
@@ -165,11 +188,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     const refuse = (code: string) => {
       request.log.warn({ code }, 'sign-in callback refused');
       if (transaction.silent) return finish('error', code);
-      const language = chooseIdpLanguage({ acceptLanguage: request.headers['accept-language'] });
-      return reply
-        .code(400)
-        .type('text/html; charset=utf-8')
-        .send(renderErrorPage(language, code, undefined));
+      return sendHtml(reply, renderErrorPage(languageOf(request), code, undefined), 400);
     };
     if (typeof state !== 'string' || state !== transaction.state) return refuse('invalid_state');
 
@@ -181,34 +200,11 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         expectedState: transaction.state,
         expectedNonce: transaction.nonce,
       });
-      const idClaims: Record<string, unknown> = tokens.claims() ?? {};
-      let claims: Record<string, unknown> = idClaims;
-      if (claims[options.orgClaim] === undefined) {
-        const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, String(idClaims.sub));
-        claims = { ...userInfo, ...idClaims };
-      }
-      const sessionClaims: SessionClaims = {
-        sub: String(claims.sub),
-        org_id: String(claims[options.orgClaim] ?? ''),
-        locale: String(claims[options.localeClaim] ?? 'en'),
-        name: String(claims.name ?? ''),
-        email: String(claims.email ?? ''),
-      };
-      if (options.externalSubjects) {
-        const membership = await externalMembership(options.externalSubjects, sessionClaims, claims.email_verified);
-        if (!membership) {
-          request.log.warn(
-            { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },
-            'signed in at the external issuer, but no active user of that organisation has that e-mail address',
-          );
-          return finish('error', 'access_denied');
-        }
-        sessionClaims.sub = membership.userId;
-        sessionClaims.name ||= membership.name;
-      }
+      const claims = await sessionClaimsOf(request, configuration, tokens);
+      if (!claims) return finish('error', 'access_denied');
       await sessions.destroy(request, reply);
       await sessions.create(reply, {
-        claims: sessionClaims,
+        claims,
         idToken: tokens.id_token,
         accessTokenExpiresAt: new Date(Date.now() + (tokens.expiresIn() ?? 300) * 1000),
       });
@@ -245,26 +241,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   app.get('/auth/signed-out', async (request, reply) => {
-    const uiLocales = logoutQuery.safeParse(request.query).data?.ui_locales;
-    const language = chooseIdpLanguage({ uiLocales, acceptLanguage: request.headers['accept-language'] });
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(renderSignedOutPage(language));
+    const language = languageOf(request, logoutQuery.safeParse(request.query).data?.ui_locales);
+    return sendHtml(reply, renderSignedOutPage(language));
   });
-}
-
-/** The membership an external sign-in stands for: by e-mail address, in the organisation of the claim. */
-async function externalMembership(accounts: AccountsRepository, claims: SessionClaims, emailVerified: unknown) {
-  // An issuer that says the address is not verified does not get to choose whose membership it is.
-  if (!claims.email || emailVerified === false || !orgIdSchema.safeParse(claims.org_id).success) return undefined;
-  return accounts.findMembershipByEmail(claims.org_id, claims.email);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

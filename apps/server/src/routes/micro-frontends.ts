@@ -10,22 +10,12 @@ export const PAGE_VIEWS_PATH = '/apis/monitoring/page-views';
 
 const scriptsDir = path.resolve(import.meta.dirname, '../micro-frontends');
 
-/** A page view as the monitoring script sends it: a JSON text, as a beacon carries it. */
-const pageViewSchema = z.preprocess(
-  (body) => {
-    if (typeof body !== 'string') return body;
-    try {
-      return JSON.parse(body);
-    } catch {
-      return undefined;
-    }
-  },
-  z.object({
-    path: z.string().startsWith('/').max(2048),
-    title: z.string().max(512).optional(),
-    viewedAt: z.iso.datetime(),
-  }),
-);
+/** A page view as the monitoring script sends it. */
+const pageViewSchema = z.object({
+  path: z.string().startsWith('/').max(2048),
+  title: z.string().max(512).optional(),
+  viewedAt: z.iso.datetime(),
+});
 
 function script(file: string) {
   const source = readFileSync(path.join(scriptsDir, file), 'utf8');
@@ -46,14 +36,15 @@ export async function microFrontendRoutes(app: FastifyInstance) {
       reply
         .header('content-type', 'text/javascript; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .header('x-content-type-options', 'nosniff')
         .header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       return source;
     });
   }
 
-  // A beacon is text/plain; JSON is parsed by the schema. Page views are logged, not stored.
+  // A beacon sends its JSON as text/plain. Page views are logged, not stored.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.withTypeProvider<ZodTypeProvider>().post(
     PAGE_VIEWS_PATH,
     {

@@ -12,12 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { assertAdminOf, requireSession } from './admin-access.ts';
-
-export interface PreferencesRoutesOptions {
-  db: Db;
-  sessions: SessionStore;
-}
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
 const document = (id: string, columns: readonly string[]): PreferencesDocument => ({
   // Known columns only, in their order: a column removed from the page drops out of saved choices.
@@ -30,14 +25,13 @@ const document = (id: string, columns: readonly string[]): PreferencesDocument =
 
 /**
  * `GET` and `PATCH /apis/accounts/api/v3/orgs/{org_id}/preferences`: the signed-in administrator's
- * own choices on the page, kept on the server so that they follow them to any browser.
+ * own choices on the page, kept on the server so that they follow them to any browser. Two routes, each short.
  */
-export async function preferencesRoutes(app: FastifyInstance, options: PreferencesRoutesOptions) {
-  const { db, sessions } = options;
+export async function preferencesRoutes(app: FastifyInstance, { db, sessions }: { db: Db; sessions: SessionStore }) {
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   const path = '/apis/accounts/api/v3/orgs/:org_id/preferences';
-  const responses = { 200: preferencesDocumentSchema, 401: errorDocumentSchema, 403: errorDocumentSchema };
+  const responses = { 200: preferencesDocumentSchema, ...adminErrors };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(

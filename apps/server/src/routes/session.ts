@@ -17,17 +17,13 @@ export async function sessionRoutes(app: FastifyInstance, options: { sessions: S
   app.withTypeProvider<ZodTypeProvider>().get(SESSION_PATH, { schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const lookup = await options.sessions.lookup(request);
-    switch (lookup.state) {
-      case 'none':
-        return reply.code(400).send({ error: 'invalid_request', error_description: 'no access token provided' });
-      case 'invalid':
-      case 'expired':
-        reply.header('www-authenticate', 'Bearer error="invalid_token"');
-        return reply
-          .code(401)
-          .send({ error: 'invalid_token', error_description: 'the access token is expired or invalid' });
-      case 'valid':
-        return lookup.session.claims;
+    if (lookup.state === 'valid') return lookup.session.claims;
+    if (lookup.state === 'none') {
+      return reply.code(400).send({ error: 'invalid_request', error_description: 'no access token provided' });
     }
+    reply.header('www-authenticate', 'Bearer error="invalid_token"');
+    return reply
+      .code(401)
+      .send({ error: 'invalid_token', error_description: 'the access token is expired or invalid' });
   });
 }

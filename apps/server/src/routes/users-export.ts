@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   EXPORT_COUNT_HEADER,
+  type ExportColumn,
   type ExportRequest,
   errorDocumentSchema,
   exportPathSchema,
@@ -16,14 +17,9 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { UsersExportRepository } from '../repositories/users-export-repository.ts';
 import type { ListedUser } from '../repositories/users-repository.ts';
-import { assertAdminOf, requireSession } from './admin-access.ts';
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
 const csvSchema = z.string().describe('text/csv; charset=utf-8, one header row, then one row per user');
-
-export interface UsersExportRoutesOptions {
-  sessions: SessionStore;
-  exports: UsersExportRepository;
-}
 
 /** A cell a spreadsheet would run as a formula, made text by a leading quote (OWASP: CSV injection). */
 export function neutraliseFormula(value: string): string {
@@ -31,32 +27,24 @@ export function neutraliseFormula(value: string): string {
 }
 
 /** A user's cell of each column, in the page's words. */
-function cellOf(user: ListedUser, key: ExportRequest['columns'][number]['key'], words: ExportRequest['values']) {
-  switch (key) {
-    case 'name':
-      return user.name;
-    case 'email':
-      return user.email;
-    case 'data_source':
-      return user.is_external ? words.third_party : words.platform;
-    case 'status':
-      return words[user.status];
-    case 'user_type':
-      return user.is_system_admin ? words.system_admin : words.user;
-    case 'last_sign_in':
-      return user.last_sign_in_at?.toISOString() ?? words.never;
-    case 'created':
-      return user.created_at.toISOString();
-  }
-}
+const CELLS: Record<ExportColumn, (user: ListedUser, words: ExportRequest['values']) => string> = {
+  name: (user) => user.name,
+  email: (user) => user.email,
+  data_source: (user, words) => (user.is_external ? words.third_party : words.platform),
+  status: (user, words) => words[user.status],
+  user_type: (user, words) => (user.is_system_admin ? words.system_admin : words.user),
+  last_sign_in: (user, words) => user.last_sign_in_at?.toISOString() ?? words.never,
+  created: (user) => user.created_at.toISOString(),
+};
 
 /**
  * `POST /apis/accounts/api/v3/orgs/{org_id}/users/export`: the view (or a selection of it) as CSV,
  * streamed from the database batch by batch, so that memory stays flat however many users.
  */
-export async function usersExportRoutes(app: FastifyInstance, options: UsersExportRoutesOptions) {
-  const { sessions, exports } = options;
-
+export async function usersExportRoutes(
+  app: FastifyInstance,
+  { sessions, exports }: { sessions: SessionStore; exports: UsersExportRepository },
+) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/apis/accounts/api/v3/orgs/:org_id/users/export',
     {
@@ -70,7 +58,7 @@ export async function usersExportRoutes(app: FastifyInstance, options: UsersExpo
         params: exportPathSchema,
         querystring: exportQuerySchema,
         body: exportRequestSchema,
-        response: { 200: csvSchema, 400: errorDocumentSchema, 401: errorDocumentSchema, 403: errorDocumentSchema },
+        response: { 200: csvSchema, 400: errorDocumentSchema, ...adminErrors },
       },
       onRequest: requireSession(sessions),
     },
@@ -85,7 +73,7 @@ export async function usersExportRoutes(app: FastifyInstance, options: UsersExpo
       ]);
       const rows = async function* () {
         for await (const batch of exports.walkInOrder(orgId, query, selection)) {
-          for (const user of batch) yield columns.map((column) => cellOf(user, column.key, values));
+          for (const user of batch) yield columns.map((column) => CELLS[column.key](user, values));
         }
       };
       const csv = stringify({

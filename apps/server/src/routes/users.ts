@@ -27,15 +27,10 @@ import {
   type Total,
   type UsersRepository,
 } from '../repositories/users-repository.ts';
-import { assertAdminOf, requireSession } from './admin-access.ts';
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
-export interface UsersRoutesOptions {
-  sessions: SessionStore;
-  users: UsersRepository;
-}
-
-/** `GET /apis/accounts/api/v3/orgs/{org_id}/users`: the JSON:API users list (SPEC.md §7). */
-export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOptions) {
+/** `GET …/users` (the JSON:API users list, SPEC.md §7) and `GET …/users/{id}`: two routes, each short. */
+export async function usersRoutes(app: FastifyInstance, options: { sessions: SessionStore; users: UsersRepository }) {
   const { sessions, users } = options;
 
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -51,12 +46,7 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
         tags: ['users'],
         params: userListPathSchema,
         querystring: userListQuerySchema,
-        response: {
-          200: userListDocumentSchema,
-          400: errorDocumentSchema,
-          401: errorDocumentSchema,
-          403: errorDocumentSchema,
-        },
+        response: { 200: userListDocumentSchema, 400: errorDocumentSchema, ...adminErrors },
       },
       onRequest: requireSession(sessions),
     },
@@ -87,12 +77,7 @@ export async function usersRoutes(app: FastifyInstance, options: UsersRoutesOpti
           'answers 404.',
         tags: ['users'],
         params: userPathSchema,
-        response: {
-          200: userDocumentSchema,
-          401: errorDocumentSchema,
-          403: errorDocumentSchema,
-          404: errorDocumentSchema,
-        },
+        response: { 200: userDocumentSchema, ...adminErrors, 404: errorDocumentSchema },
       },
       onRequest: requireSession(sessions),
     },
@@ -120,15 +105,12 @@ export function toResource(user: ListedUser): UserResource {
 
 function beyondWindow() {
   const window = SEARCH_WINDOW.toLocaleString('en');
-  return new ApiProblem(400, [
-    {
-      status: '400',
-      code: PAGE_BEYOND_SEARCH_WINDOW,
-      title: 'Page beyond the search window',
-      detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
-      source: { parameter: 'page[number]' },
-    },
-  ]);
+  return ApiProblem.of(400, {
+    code: PAGE_BEYOND_SEARCH_WINDOW,
+    title: 'Page beyond the search window',
+    detail: `A search with more than ${window} matches can be paged through its first ${window}: narrow the search or add filters to see the rest.`,
+    source: { parameter: 'page[number]' },
+  });
 }
 
 /**
@@ -145,12 +127,11 @@ function listLinks(path: string, query: UserListQuery, total: Total): UserListDo
     const params = toUserListParams({ ...query, pageNumber }).toString();
     return params ? `${path}?${params}` : path;
   };
-  const hasNext = query.pageNumber < lastPage;
   return {
     self: link(query.pageNumber),
     first: link(1),
     ...(lastKnown ? { last: link(lastPage) } : {}),
     ...(query.pageNumber > 1 ? { prev: link(Math.min(query.pageNumber - 1, lastPage)) } : {}),
-    ...(hasNext ? { next: link(query.pageNumber + 1) } : {}),
+    ...(query.pageNumber < lastPage ? { next: link(query.pageNumber + 1) } : {}),
   };
 }
