@@ -1,13 +1,14 @@
 // First: the page's first calls start now if the HTML's early script has not started them yet.
 import './early-calls.ts';
 import '@fontsource-variable/inter';
-import { type ReactNode, StrictMode, useEffect } from 'react';
+import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { loadAppConfig, loadStartupScripts } from './app/app-config.ts';
 import { applyLocale, initI18n } from './app/i18n.ts';
 import { createQueryClient } from './app/providers.tsx';
 import { SERVER_RENDERED_ATTRIBUTE } from './app/server-rendered.ts';
+import { TakeOver } from './app/take-over.tsx';
 import { preloadFirstRenderParts } from './components/lazy-part.ts';
 import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
@@ -54,15 +55,6 @@ if (!root) throw new Error('The page has no #root element');
 // whole drawn page over at once; a part still loading then is taken over once it has loaded.
 const serverRendered = root.hasAttribute(SERVER_RENDERED_ATTRIBUTE);
 if (serverRendered) void preloadFirstRenderParts();
-
-/** Once the page's code has the drawn page, its controls work: it is no longer inert. */
-function TakeOver({ children }: { children: ReactNode }) {
-  useEffect(() => {
-    root?.removeAttribute('inert');
-    root?.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
-  }, []);
-  return children;
-}
 
 function mount() {
   if (!root) return;

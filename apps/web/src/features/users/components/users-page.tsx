@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_USER_COLUMNS } from '@users-admin/contract';
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HydrationPart } from '../../../app/take-over.tsx';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
@@ -191,7 +192,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             />
           </Suspense>
         )}
-        <Suspense fallback={null}>
+        <HydrationPart>
           <UsersTable
             inert={loading}
             users={rows}
@@ -203,7 +204,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             onToggleSort={toggleSort}
             onOpenUser={sheet.open}
           />
-        </Suspense>
+        </HydrationPart>
         {total > 0 && query.pageNumber <= lastPage && (
           <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
@@ -223,11 +224,10 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   return (
     <Box component="main" sx={{ maxWidth: 1760, mx: 'auto', px: { xs: 2, lg: 4 }, py: 3 }}>
       {/* Each part in a boundary of its own: a page the server drew is taken over part by part in
-          short slices (React hydrates a boundary at low priority), not all at once in one long task;
-          a click on a part not yet taken over takes it over at once and is replayed. */}
-      <Suspense fallback={null}>
+          short slices (React hydrates a boundary at low priority), not all at once in one long task. */}
+      <HydrationPart>
         <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
-      </Suspense>
+      </HydrationPart>
       {unauthorized ? (
         <Paper variant="outlined">
           <Suspense fallback={null}>
@@ -236,7 +236,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
         </Paper>
       ) : (
         <>
-          <Suspense fallback={null}>
+          <HydrationPart>
             <Box
               sx={{
                 display: 'flex',
@@ -269,7 +269,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
                 />
               </Box>
             </Box>
-          </Suspense>
+          </HydrationPart>
           <Paper
             ref={tableArea}
             variant="outlined"
