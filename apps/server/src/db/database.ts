@@ -46,6 +46,8 @@ export interface DatabaseOptions {
   onPoolError?: ((error: Error) => void) | undefined;
   /** Told the SQL text of every statement run (tests that check how statements are keyed). */
   onStatement?: ((sql: string) => void) | undefined;
+  /** PGlite only: the data folder to start from, as `dumpDataDir()` made it (tests start from a seeded copy). */
+  loadDataDir?: Blob | undefined;
 }
 
 /** How long to wait for a new PostgreSQL connection before answering that the database is unavailable. */
@@ -95,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir);
+  const pglite = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
+import { demoTemplate } from './demo-template.ts';
 import { statementRecorder } from './tenant-keys.ts';
 
 /** A free TCP port on the loopback interface. */
@@ -56,6 +57,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     databaseUrl: scratch?.url,
     dataDir: 'memory://',
     onStatement: recorder?.onStatement,
+    loadDataDir: scratch ? undefined : await demoTemplate(),
   });
   await seedDemoIfEmpty(database.db);
   const app = await buildApp(config, database);
