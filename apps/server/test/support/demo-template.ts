@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -35,6 +35,13 @@ export function demoTemplate(): Promise<Blob> {
   template ??= (async () => {
     const file = path.join(os.tmpdir(), `users-admin-api-demo-${fingerprint()}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
+    // Templates of other versions of the database code, once they are a day old.
+    for (const name of readdirSync(os.tmpdir())) {
+      const other = path.join(os.tmpdir(), name);
+      if (name.startsWith('users-admin-api-demo-') && statSync(other).mtimeMs < Date.now() - 86_400_000) {
+        rmSync(other, { force: true });
+      }
+    }
     const pglite = await PGlite.create('memory://');
     const db: Db = new Kysely({ dialect: new PGliteDialect(pglite) });
     await migrate(db);
