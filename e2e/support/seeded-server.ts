@@ -13,26 +13,18 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { hashDatabaseCode } from '../../apps/server/test/support/demo-template.ts';
 import { newPage, signInAs } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 export type Account = { email: string; password: string };
 
-const databaseCode = path.resolve(import.meta.dirname, '../../apps/server/src/db');
 const SESSION_API = /\/apis\/oidc\/userinfo$/;
 
 /** A fingerprint of the migrations, the demo seed and the accounts: a new one makes a new template. */
 function fingerprint(accounts: Account[]): string {
-  const hash = createHash('sha256');
-  const walk = (folder: string) => {
-    for (const name of readdirSync(folder).sort()) {
-      const file = path.join(folder, name);
-      if (statSync(file).isDirectory()) walk(file);
-      else hash.update(name).update(readFileSync(file));
-    }
-  };
-  walk(databaseCode);
+  const hash = hashDatabaseCode(createHash('sha256'));
   hash.update(JSON.stringify(accounts));
   // A new template every day, well inside the sessions' lifetime.
   hash.update(new Date().toISOString().slice(0, 10));

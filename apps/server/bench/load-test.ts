@@ -3,6 +3,7 @@
 // It requires zero errors, zero non-2xx and zero 5xx, reports throughput and p99, and samples the
 // server's memory (RSS, and the heap after a full collection) to fail if it keeps growing.
 // `npm run bench:load` runs it at full length; apps/server/test/load.test.ts runs it for 5 s.
+// Over 300 lines as one piece: the server process, the load and the memory samples share one run's state.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '@users-admin/contract';
 
+// Over 300 lines because it is nine languages of the same texts, side by side so a translator sees them together.
 /**
  * The texts of the identity provider's pages (sign-in, choice of organisation, sign-out, errors),
  * in the Users page's nine languages. English is the source of the shape: a language without one

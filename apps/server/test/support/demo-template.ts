@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,9 +10,8 @@ import { seedDemoIfEmpty } from '../../src/db/seed.ts';
 
 const databaseCode = path.resolve(import.meta.dirname, '../../src/db');
 
-/** A fingerprint of the database code (migrations, seed): a change makes a new template. */
-function fingerprint(): string {
-  const hash = createHash('sha256');
+/** Adds every file of the database code (migrations, seeds) to `hash`: a template made from it changes with it. */
+export function hashDatabaseCode(hash: Hash): Hash {
   const walk = (folder: string) => {
     for (const name of readdirSync(folder).sort()) {
       const file = path.join(folder, name);
@@ -21,7 +20,7 @@ function fingerprint(): string {
     }
   };
   walk(databaseCode);
-  return hash.digest('hex').slice(0, 16);
+  return hash;
 }
 
 let template: Promise<Blob> | undefined;
@@ -33,7 +32,10 @@ let template: Promise<Blob> | undefined;
  */
 export function demoTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const file = path.join(os.tmpdir(), `users-admin-api-demo-${fingerprint()}.tar`);
+    const file = path.join(
+      os.tmpdir(),
+      `users-admin-api-demo-${hashDatabaseCode(createHash('sha256')).digest('hex').slice(0, 16)}.tar`,
+    );
     if (existsSync(file)) return new Blob([readFileSync(file)]);
     // Templates of other versions of the database code, once they are a day old.
     for (const name of readdirSync(os.tmpdir())) {
