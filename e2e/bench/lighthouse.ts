@@ -9,7 +9,7 @@ import path from 'node:path';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_PATH, signInAs } from '../support/browser.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, signInAs } from '../support/browser.ts';
 import type { Account } from '../support/seeded-server.ts';
 
 export const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
@@ -43,14 +43,7 @@ async function launchChromium(): Promise<{ port: number; stop: () => Promise<voi
   const child: ChildProcess = spawn(
     CHROMIUM_PATH,
     [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_FLAGS,
       '--disable-default-apps',
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       '--remote-debugging-address=127.0.0.1',
