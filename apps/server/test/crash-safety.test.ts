@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { DEMO_ORGS, seedDemoIfEmpty } from '../src/db/seed.ts';
+import { DEMO_ORGS } from '../src/db/seed.ts';
+import { demoDataFolder } from './support/demo-template.ts';
 import { killProcess, type ServerProcess, spawnNode, spawnServer } from './support/server-process.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -19,8 +18,9 @@ const totalOf = async (response: Response) => ((await response.json()) as { meta
 describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database after SIGKILL', () => {
   const dataDirs: string[] = [];
   let running: ServerProcess | undefined;
-  const freshDataDir = () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-crash-'));
+  // The demo, loaded from the tests' template rather than migrated and seeded by a first start.
+  const freshDataDir = async () => {
+    const dataDir = await demoDataFolder('users-admin-crash-');
     dataDirs.push(dataDir);
     return dataDir;
   };
@@ -30,7 +30,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database after SIGKILL'
   });
 
   it('restarts after a kill in the middle of serving, with the signed-in sessions still valid', async () => {
-    const dataDir = freshDataDir();
+    const dataDir = await freshDataDir();
     running = await spawnServer({ DATA_DIR: dataDir });
     const server = running;
     const acme = (await signIn(server.baseUrl, 'admin@acme.example', 'admin')).jar.header();
@@ -66,10 +66,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database after SIGKILL'
   }, 90_000);
 
   it('restarts after the seed command is killed half-way, every committed batch intact and counted', async () => {
-    const dataDir = freshDataDir();
-    const demo = await openDatabase({ dataDir });
-    await seedDemoIfEmpty(demo.db);
-    await demo.close();
+    const dataDir = await freshDataDir();
     const seeding = await spawnNode(['apps/server/src/db/seed-cli.ts', '--users', '500000', '--name', 'Killed'], {
       DATA_DIR: dataDir,
     });

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORGS } from '../src/db/seed.ts';
+import { demoDataFolder } from './support/demo-template.ts';
 import { killProcess, type ServerProcess, spawnServer } from './support/server-process.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -47,8 +46,8 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: num
 describe.skipIf(process.env.TEST_DATABASE_URL)('graceful shutdown on SIGTERM', () => {
   let dataDir: string;
   let server: ServerProcess | undefined;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-shutdown-'));
+  beforeAll(async () => {
+    dataDir = await demoDataFolder('users-admin-shutdown-');
   });
   afterAll(async () => {
     await killProcess(server);

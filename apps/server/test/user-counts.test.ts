@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.ts';
 import { insertUsers, seedOrganization } from '../src/db/seed.ts';
 import { repairUserCounts } from '../src/db/user-counts.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
+import { demoDataFolder, demoTemplate } from './support/demo-template.ts';
 import { spawnServer } from './support/server-process.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
@@ -66,8 +65,7 @@ describe('the kept user counts', () => {
   });
 
   it('are emptied with the users by TRUNCATE', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-truncate-'));
-    const own = await openDatabase({ dataDir });
+    const own = await openDatabase({ dataDir: 'memory://', loadDataDir: await demoTemplate() });
     try {
       const orgId = await seedOrganization(own.db, { name: 'T', slug: 't', users: 300 });
       expect(await mismatches(own.db)).toEqual([]);
@@ -77,7 +75,6 @@ describe('the kept user counts', () => {
       expect(await mismatches(own.db)).toEqual([]);
     } finally {
       await own.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
@@ -102,12 +99,12 @@ describe('the kept user counts', () => {
   it.runIf(!process.env.TEST_DATABASE_URL)(
     'are repaired by the server at start-up, which says so in its log',
     async () => {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-repair-'));
+      const dataDir = await demoDataFolder('users-admin-repair-');
       try {
         const broken = await openDatabase({ dataDir });
-        await seedOrganization(broken.db, { name: 'Broken', slug: 'broken', users: 100 });
-        await sql`delete from user_counts`.execute(broken.db);
-        await sql`update sign_in_counts set n = n + 1`.execute(broken.db);
+        const orgId = await seedOrganization(broken.db, { name: 'Broken', slug: 'broken', users: 100 });
+        await sql`delete from user_counts where org_id = ${orgId}`.execute(broken.db);
+        await sql`update sign_in_counts set n = n + 1 where org_id = ${orgId}`.execute(broken.db);
         await broken.close();
         const server = await spawnServer({ DATA_DIR: dataDir });
         const said = /user counts differed from the users in 1 organisation/;

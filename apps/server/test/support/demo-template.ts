@@ -1,5 +1,14 @@
 import { createHash, type Hash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -57,4 +66,15 @@ export function demoTemplate(): Promise<Blob> {
     return dump;
   })();
   return template;
+}
+
+/**
+ * A new PGlite data folder holding the demo, for a server run in its own process: loaded from the
+ * template instead of migrated and seeded by the server's first start. The caller removes it.
+ */
+export async function demoDataFolder(prefix = 'users-admin-demo-'): Promise<string> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const pglite = await PGlite.create(dataDir, { loadDataDir: await demoTemplate() });
+  await pglite.close();
+  return dataDir;
 }
