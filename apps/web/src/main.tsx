@@ -1,7 +1,7 @@
 // First: the page's first calls start now if the HTML's early script has not started them yet.
 import './early-calls.ts';
 import '@fontsource-variable/inter';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { loadAppConfig, loadStartupScripts } from './app/app-config.ts';
@@ -75,7 +75,11 @@ function mount() {
     answered(getUsersQueryOptions(session.org_id, startQuery).queryKey) &&
     answered(getUserColumnsQueryOptions(session.org_id).queryKey);
   if (hydratable) {
-    hydrateRoot(root, app);
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for one long task; the drawn rows are on screen meanwhile (issue 30).
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
     return;
   }
   if (serverRendered) root.replaceChildren();
