@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_USER_COLUMNS } from '@users-admin/contract';
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HydrationPart } from '../../../app/take-over.tsx';
@@ -20,21 +19,16 @@ import {
   EMPTY_SELECTION,
   selectAll,
   selectedCount,
-  selectedRowsOnPage,
   summarize,
   togglePage,
   toggleRow,
 } from '../model/selection.ts';
 import { activeFilterCount } from '../model/users-url-query.ts';
-import { ActionsButton } from './actions-button.tsx';
 import type { BulkAction } from './actions-menu.tsx';
-import { ColumnsButton } from './columns-button.tsx';
-import { ExportButton } from './export-button.tsx';
-import { FilterButton } from './filter-button.tsx';
 import { PageHeader } from './page-header.tsx';
-import { SearchBox } from './search-box.tsx';
 import { LoadingOverlay } from './users-states.tsx';
 import { UsersTable } from './users-table.tsx';
+import { UsersToolbar } from './users-toolbar.tsx';
 
 // The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
 // first render asks for it, in a Suspense of its own, instead of holding up the rows.
@@ -67,6 +61,11 @@ export interface UsersPageProps {
   launchpadUrl: string;
 }
 
+/**
+ * The Users page. Long (about 190 lines) because it is where the address, the list's queries and the
+ * selection meet: it derives the page's state once and hands each part (header, toolbar, table,
+ * footer, sheet, messages) only what it shows; the parts are components of their own.
+ */
 export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUrl, launchpadUrl }: UsersPageProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -237,38 +236,17 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
       ) : (
         <>
           <HydrationPart>
-            <Box
-              sx={{
-                display: 'flex',
-                flexWrap: 'wrap',
-                alignItems: 'center',
-                justifyContent: 'space-between',
-                gap: 1.5,
-                mb: 2,
-              }}
-            >
-              <Box role="search" sx={{ width: { xs: '100%', md: 'auto' } }}>
-                <SearchBox value={query.search ?? ''} onSearch={setSearch} />
-              </Box>
-              {/* The buttons do not all fit beside each other on a phone: the last go under the others. */}
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
-                <ActionsButton
-                  hasSelection={hasSelection}
-                  canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
-                  onAction={onAction}
-                />
-                <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={setFilters} />
-                {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
-                <ExportButton
-                  orgId={orgId || undefined}
-                  query={query}
-                  selection={selection}
-                  hasSelection={hasSelection}
-                  // The columns shown (issue 29); SPEC.md's while they load.
-                  columns={columns ?? DEFAULT_USER_COLUMNS}
-                />
-              </Box>
-            </Box>
+            <UsersToolbar
+              orgId={orgId}
+              query={query}
+              rows={rows}
+              selection={selection}
+              hasSelection={hasSelection}
+              columns={columns}
+              onSearch={setSearch}
+              onFiltersChange={setFilters}
+              onAction={onAction}
+            />
           </HydrationPart>
           <Paper
             ref={tableArea}
