@@ -32,9 +32,10 @@ function TakenOver({ id }: { id: symbol }) {
 
 /**
  * A part the page hydrates in a boundary of its own, in short slices at low priority rather than
- * with the rest in one long task; the page is not released before it is taken over.
+ * with the rest in one long task; the page is not released before it is taken over. A part whose
+ * code loads lazily counts once it has loaded (or been given up on), so no press on it is lost.
  */
-export function HydrationPart({ children }: { children: ReactNode }) {
+export function HydrationPart({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
   const [id] = useState(() => Symbol('part'));
   // A layout effect: it runs when the outer part commits, before the boundary's own effects.
   useLayoutEffect(() => {
@@ -44,7 +45,7 @@ export function HydrationPart({ children }: { children: ReactNode }) {
     };
   }, [id]);
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={fallback}>
       <TakenOver id={id} />
       {children}
     </Suspense>

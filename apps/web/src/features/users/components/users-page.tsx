@@ -205,7 +205,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
           />
         </HydrationPart>
         {total > 0 && query.pageNumber <= lastPage && (
-          <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
+          <HydrationPart fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
               total={total}
               totalIsLowerBound={totalIsLowerBound}
@@ -214,7 +214,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
               onPageChange={goToPage}
               onPageSizeChange={setPageSize}
             />
-          </Suspense>
+          </HydrationPart>
         )}
       </>
     );
