@@ -5,7 +5,6 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
-/** Debian's Chromium, headless; a missing browser is a failure that says how to install it. */
 /** The flags every Chromium of the tests and benchmarks starts with: headless, and no traffic of its own. */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -18,6 +17,7 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ] as const;
 
+/** Debian's Chromium, headless; a missing browser is a failure that says how to install it. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
