@@ -75,7 +75,8 @@ async function launchChromium(): Promise<{ port: number; stop: () => Promise<voi
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helpers may still be writing into the profile for a moment after it exited.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
