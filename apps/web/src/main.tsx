@@ -1,5 +1,7 @@
 // First: the page's first calls start now if the HTML's early script has not started them yet.
 import './early-calls.ts';
+// Second: the code of the footer the server drew starts loading (app/drawn-footer.ts).
+import './app/drawn-footer.ts';
 import '@fontsource-variable/inter';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
