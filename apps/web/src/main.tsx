@@ -1,7 +1,7 @@
 // First: the page's first calls start now if the HTML's early script has not started them yet.
 import './early-calls.ts';
-// Second: the code of the footer the server drew starts loading (app/drawn-footer.ts).
-import './app/drawn-footer.ts';
+// Second: the code of the lazy parts the server drew starts loading (app/preload-drawn-parts.ts).
+import './app/preload-drawn-parts.ts';
 import '@fontsource-variable/inter';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -11,7 +11,6 @@ import { applyLocale, initI18n } from './app/i18n.ts';
 import { createQueryClient } from './app/providers.tsx';
 import { SERVER_RENDERED_ATTRIBUTE } from './app/server-rendered.ts';
 import { TakeOver } from './app/take-over.tsx';
-import { preloadFirstRenderParts } from './components/lazy-part.ts';
 import { paths } from './config/paths.ts';
 import { getSessionQueryOptions } from './features/session/api/get-session.ts';
 import { getUserColumnsQueryOptions } from './features/users/api/get-user-columns.ts';
@@ -52,11 +51,8 @@ if (window.location.pathname === paths.users) {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
-// The server drew the page into the HTML (entry-server.tsx): its rows are on screen already. The
-// parts it drew that load lazily (the footer) start loading now, so that the page usually takes the
-// whole drawn page over at once; a part still loading then is taken over once it has loaded.
+// The server drew the page into the HTML (entry-server.tsx): its rows are on screen already.
 const serverRendered = root.hasAttribute(SERVER_RENDERED_ATTRIBUTE);
-if (serverRendered) void preloadFirstRenderParts();
 
 function mount() {
   if (!root) return;

@@ -25,26 +25,14 @@ import {
 } from '../model/selection.ts';
 import { activeFilterCount } from '../model/users-url-query.ts';
 import type { BulkAction } from './actions-menu.tsx';
+import { LoadError, loadMessages, NoResults, NotFound, Unauthorized, UsersPagination } from './first-render-parts.ts';
 import { PageHeader } from './page-header.tsx';
 import { LoadingOverlay } from './users-states.tsx';
 import { UsersTable } from './users-table.tsx';
 import { UsersToolbar } from './users-toolbar.tsx';
 
-// The footer needs the rows-per-page Select (and with it Menu, Popover, Modal): it loads once the
-// first render asks for it, in a Suspense of its own, instead of holding up the rows.
 const UserSheet = lazyPart(() => retryingImport(() => import('./user-sheet.tsx'))().then((module) => module.UserSheet));
 
-const UsersPagination = lazyPart(
-  () => retryingImport(() => import('./users-pagination.tsx'))().then((module) => module.UsersPagination),
-  { inFirstRender: true },
-);
-
-// What shows instead of rows (no users, nothing found, a failed load, not allowed), in a chunk of its own.
-const loadMessages = retryingImport(() => import('./users-messages.tsx'));
-const NotFound = lazyPart(() => loadMessages().then((module) => module.NotFound), { inFirstRender: true });
-const LoadError = lazyPart(() => loadMessages().then((module) => module.LoadError), { inFirstRender: true });
-const NoResults = lazyPart(() => loadMessages().then((module) => module.NoResults), { inFirstRender: true });
-const Unauthorized = lazyPart(() => loadMessages().then((module) => module.Unauthorized), { inFirstRender: true });
 // No first render has a selection (a new address clears it): the banner loads apart too.
 const SelectionBanner = lazyPart(() =>
   retryingImport(() => import('./selection-banner.tsx'))().then((module) => module.SelectionBanner),
