@@ -92,15 +92,27 @@ export async function usersRoutes(app: FastifyInstance, options: { sessions: Ses
   );
 }
 
-/** A user as a JSON:API resource; times in ISO 8601. */
+/**
+ * A user as a JSON:API resource; times in ISO 8601. Each attribute named: a rest spread of a
+ * database row was the costliest step of a list's answer (docs/performance.md).
+ */
 export function toResource(user: ListedUser): UserResource {
-  const { id, last_sign_in_at, created_at, ...rest } = user;
-  const attributes = {
-    ...rest,
-    last_sign_in_at: last_sign_in_at?.toISOString() ?? null,
-    created_at: created_at.toISOString(),
+  return {
+    type: 'users',
+    id: user.id,
+    attributes: {
+      name: user.name,
+      email: user.email,
+      initials: user.initials,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      status: user.status,
+      is_external: user.is_external,
+      is_system_admin: user.is_system_admin,
+      last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
+      created_at: user.created_at.toISOString(),
+    },
   };
-  return { type: 'users', id, attributes };
 }
 
 function beyondWindow() {
