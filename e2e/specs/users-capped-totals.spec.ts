@@ -25,13 +25,17 @@ beforeAll(async () => {
   await suite.start({
     prepare: (dataDir) =>
       changeDatabase(dataDir, async (db) => {
-        await seedLargeOrganization(db, {
-          ...ORG,
-          users: SEEDED,
-          seed: 7,
-          adminFirstName: 'Cap',
-          adminPassword: ADMIN.password,
-        });
+        // The browser tests' servers run on PGlite.
+        await seedLargeOrganization(
+          { db, engine: 'pglite' },
+          {
+            ...ORG,
+            users: SEEDED,
+            seed: 7,
+            adminFirstName: 'Cap',
+            adminPassword: ADMIN.password,
+          },
+        );
       }),
   });
   adminState = await signIn(suite.browser, suite.baseUrl, ADMIN);

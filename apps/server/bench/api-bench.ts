@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { type Db, openDatabase } from '../src/db/database.ts';
+import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
@@ -86,11 +86,12 @@ interface Run {
 }
 
 /** The benchmark's organisation, seeded now (timed against its budget) or as an earlier run left it. */
-async function benchOrganization(engine: Run['engine'], db: Db, check: Run['check']) {
+async function benchOrganization(database: DatabaseHandle, check: Run['check']) {
+  const { engine } = database;
   let seedSeconds: number | undefined;
   const seedStarted = performance.now();
   let lastReport = 0;
-  const organization = await ensureLargeOrganization(db, {
+  const organization = await ensureLargeOrganization(database, {
     beforeSeeding: () => console.log(`Seeding ${USERS.toLocaleString('en')} users on ${engine}…`),
     adminFirstName: 'Bench',
     adminPassword: 'bench',
@@ -227,7 +228,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   const database = await openDatabase({ databaseUrl, dataDir });
   const violations: string[] = [];
   const check = (ok: boolean, message: string) => ok || violations.push(message);
-  const { orgId, adminEmail, seedSeconds } = await benchOrganization(engine, database.db, check);
+  const { orgId, adminEmail, seedSeconds } = await benchOrganization(database, check);
 
   const port = await freePort();
   const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });

@@ -172,7 +172,7 @@ async function ensureOrganization(options: LoadTestOptions): Promise<{ orgId: st
   if (!options.databaseUrl) mkdirSync(options.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
-    const { orgId } = await ensureLargeOrganization(database.db, {
+    const { orgId } = await ensureLargeOrganization(database, {
       name: `Load ${options.users}`,
       slug,
       users: options.users,

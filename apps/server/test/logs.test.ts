@@ -23,7 +23,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('structured logs', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-logs-'));
     const database = await openDatabase({ dataDir });
-    ({ orgId, adminEmail } = await seedLargeOrganization(database.db, {
+    ({ orgId, adminEmail } = await seedLargeOrganization(database, {
       name: 'Log Test',
       slug: 'log-test',
       users: 40,

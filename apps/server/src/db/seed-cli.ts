@@ -26,7 +26,7 @@ const name = values.name ?? `Generated ${users.toLocaleString('en')}`;
 const started = performance.now();
 let lastReport = 0;
 const adminPassword = 'admin';
-const { orgId, adminEmail } = await seedLargeOrganization(database.db, {
+const { orgId, adminEmail } = await seedLargeOrganization(database, {
   adminFirstName: 'Generated',
   adminPassword,
   name,
