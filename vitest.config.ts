@@ -36,6 +36,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Two files at a time: each has its own server and browser, and mostly waits on them.
           maxWorkers: 2,
+          // As the API tests': no file mocks a module, and each starts its own server and browser.
+          isolate: false,
         },
       },
     ],
