@@ -24,18 +24,14 @@ const opened: UsersPage[] = [];
 beforeAll(async () => {
   await suite.start({
     prepare: (dataDir) =>
-      changeDatabase(dataDir, async (db) => {
-        // The browser tests' servers run on PGlite.
-        await seedLargeOrganization(
-          { db, engine: 'pglite' },
-          {
-            ...ORG,
-            users: SEEDED,
-            seed: 7,
-            adminFirstName: 'Cap',
-            adminPassword: ADMIN.password,
-          },
-        );
+      changeDatabase(dataDir, async (_db, database) => {
+        await seedLargeOrganization(database, {
+          ...ORG,
+          users: SEEDED,
+          seed: 7,
+          adminFirstName: 'Cap',
+          adminPassword: ADMIN.password,
+        });
       }),
   });
   adminState = await signIn(suite.browser, suite.baseUrl, ADMIN);

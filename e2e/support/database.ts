@@ -1,4 +1,4 @@
-import type { Db } from '../../apps/server/src/db/database.ts';
+import type { DatabaseHandle, Db } from '../../apps/server/src/db/database.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { NewUserRow } from '../../apps/server/src/db/schema.ts';
 import { createAccount, DEMO_ORGS, insertUsers } from '../../apps/server/src/db/seed.ts';
@@ -14,10 +14,13 @@ export { createAccount, DEMO_ORGS, seedLargeOrganization };
  * The embedded database serves one process at a time: call it before the server starts (see
  * `Suite.start`'s `prepare`).
  */
-export async function changeDatabase(dataDir: string, change: (db: Db) => Promise<void>): Promise<void> {
+export async function changeDatabase(
+  dataDir: string,
+  change: (db: Db, database: DatabaseHandle) => Promise<void>,
+): Promise<void> {
   const database = await openDatabase({ dataDir });
   try {
-    await change(database.db);
+    await change(database.db, database);
   } finally {
     await database.close();
   }
