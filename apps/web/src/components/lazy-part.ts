@@ -17,8 +17,8 @@ const firstRenderParts: LazyPart<never>[] = [];
  * tries again.
  *
  * `inFirstRender`: the page's first render draws it (the footer). A page the server drew has it
- * drawn, and the browser loads it before taking the page over (app/preload-drawn-parts.ts), so that it takes the
- * whole page over at once.
+ * drawn, and the browser loads it before taking the page over (app/preload-drawn-parts.ts), so
+ * that it takes the whole page over at once.
  */
 export function lazyPart<P extends object>(
   load: () => Promise<ComponentType<P>>,
