@@ -224,6 +224,8 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await rows.first().waitFor();
     expect(await rows.count()).toBe(25);
     expect(await page.locator('#root[data-server-rendered][inert]').count()).toBe(1);
+    // Header, controls, table and footer: each inert on its own too, until it is taken over.
+    expect(await page.locator('#root [data-drawn-part][inert]').count()).toBe(4);
     expect(await page.locator('.MuiTablePagination-displayedRows').textContent()).toBe('1–25 of 423');
     // The global navigator's place is there from the first paint: the page will not move down.
     expect((await page.locator('global-navigator').boundingBox())?.height).toBe(64);
@@ -237,6 +239,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     release();
     await takenOver(page);
     expect(await page.locator('#root[data-server-rendered]').count()).toBe(0);
+    expect(await page.locator('#root [inert]').count()).toBe(0);
     expect(
       await page.evaluate(() =>
         [...document.querySelectorAll('main tbody tr')].every((row) => (row as unknown as { drawn?: boolean }).drawn),
@@ -249,6 +252,43 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await page.getByRole('button', { name: /^User/ }).click();
     await expect.poll(() => rows.first().textContent()).not.toBe(first);
     expect(new URL(page.url()).searchParams.get('sort')).toBe('name');
+    await context.close();
+  });
+
+  // apps/web/src/app/take-over.tsx: a part works once it is taken over, without waiting for the others.
+  it('lets the search box work while the footer, whose code is late, stays inert', async () => {
+    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/users-pagination-[^/?]+\.js(\?.*)?$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: 'commit' });
+    const search = page.getByRole('searchbox', { name: 'Search name or email' });
+    await page.waitForFunction(() => {
+      const box = document.querySelector('main input[type=search]');
+      return box !== null && !box.closest('[inert]');
+    });
+    // Header, controls, table, footer: the footer's part is the last.
+    const footer = page.locator('#root [data-drawn-part]').last();
+    expect(await footer.locator('.MuiTablePagination-root').count()).toBe(1);
+    expect(await footer.evaluate((part) => (part as HTMLElement).inert)).toBe(true);
+    await search.fill('bram');
+    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('bram');
+    // New rows for the new count; the footer waits for its code, inert.
+    await page.locator('main tbody tr', { hasText: 'Bram' }).first().waitFor();
+    expect(await footer.evaluate((part) => (part as HTMLElement).inert)).toBe(true);
+    release();
+    await takenOver(page);
+    await page.getByRole('button', { name: 'Go to next page' }).first().waitFor();
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -243,13 +243,13 @@ export class UsersPage {
     await expect
       .poll(
         () =>
-          this.page.evaluate(() => {
+          this.page.evaluate((notTakenOver) => {
             // A page the server drew is settled once the page's code has taken it over.
-            if (document.querySelector('#root[inert]')) return 'not taken over yet';
+            if (document.querySelector(notTakenOver)) return 'not taken over yet';
             const busy = document.querySelector('main [aria-busy]')?.getAttribute('aria-busy');
             const label = document.querySelector('.MuiTablePagination-displayedRows')?.textContent;
             return `busy=${busy} ${label}`;
-          }),
+          }, NOT_TAKEN_OVER),
         { timeout: 15_000 },
       )
       .toBe(`busy=false ${from}–${to} of ${total}`);
@@ -385,9 +385,14 @@ export class UsersPage {
   }
 }
 
-/** A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx). */
+/**
+ * A page the server drew is inert until the page's code has taken it over, and each of its parts until
+ * that part is (apps/web/src/app/take-over.tsx).
+ */
+export const NOT_TAKEN_OVER = '#root[inert], #root [data-drawn-part][inert]';
+
 export async function takenOver(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('#root[inert]'), undefined, { timeout: 15_000 });
+  await page.waitForFunction((selector) => !document.querySelector(selector), NOT_TAKEN_OVER, { timeout: 15_000 });
 }
 
 /**
