@@ -1,5 +1,6 @@
 // The page benchmarks' probe: scripted into each page before the page's own code, it notes when
-// the first user row is painted, when the page's controls work and when the rows change after an input.
+// the first user row is painted, when the search box and all the page's controls work and when the
+// rows change after an input.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StorageState } from '../support/seeded-server.ts';
 
@@ -19,7 +20,7 @@ export const probe = `(() => {
     }
     return signature;
   };
-  const bench = { firstRow: undefined, interactive: undefined, lastInput: undefined, rowsSignature };
+  const bench = { firstRow: undefined, searchWorks: undefined, interactive: undefined, lastInput: undefined, rowsSignature };
   window.__bench = bench;
   const onInput = (event) => { bench.lastInput = event.timeStamp; };
   addEventListener('keydown', onInput, true);
@@ -32,8 +33,15 @@ export const probe = `(() => {
       bench.firstRow = null;
       requestAnimationFrame(() => { bench.firstRow = performance.now(); });
     }
-    // A page the server drew is inert until the page's code has taken it over (apps/web/src/main.tsx).
-    if (bench.firstRow !== undefined && bench.interactive === undefined && !document.querySelector('#root[inert]')) {
+    // A page the server drew is inert until the page's code has taken it over, and each of its parts
+    // until that part is (apps/web/src/app/take-over.tsx): the search box's part comes first.
+    const search = document.querySelector('main input[type=search]');
+    const allWork = !document.querySelector('#root[inert], #root [data-drawn-part][inert]');
+    if (bench.firstRow !== undefined && bench.searchWorks === undefined && (search ? !search.closest('[inert]') : allWork)) {
+      bench.searchWorks = null;
+      requestAnimationFrame(() => { bench.searchWorks = performance.now(); });
+    }
+    if (bench.firstRow !== undefined && bench.interactive === undefined && allWork) {
       bench.interactive = null;
       requestAnimationFrame(() => { bench.interactive = performance.now(); });
     }
@@ -47,12 +55,13 @@ export const probe = `(() => {
 
 export type Bench = {
   firstRow: number | null | undefined;
+  searchWorks: number | null | undefined;
   interactive: number | null | undefined;
   lastInput: number | undefined;
 };
 
 /** The time the probe noted for `moment`, once it has noted it. */
-export async function notedAt(page: Page, moment: 'firstRow' | 'interactive'): Promise<number> {
+export async function notedAt(page: Page, moment: 'firstRow' | 'searchWorks' | 'interactive'): Promise<number> {
   await page.waitForFunction(
     (key) => typeof (window as unknown as { __bench: Bench }).__bench?.[key] === 'number',
     moment,
@@ -63,7 +72,9 @@ export async function notedAt(page: Page, moment: 'firstRow' | 'interactive'): P
 
 /** Navigation start → the first user row on screen. */
 export const firstRowAt = (page: Page) => notedAt(page, 'firstRow');
-/** Navigation start → the page's controls work (a page the server drew has been taken over). */
+/** Navigation start → the search box works (its part of a page the server drew has been taken over). */
+export const searchWorksAt = (page: Page) => notedAt(page, 'searchWorks');
+/** Navigation start → all the page's controls work (every part of a page the server drew has been taken over). */
 export const interactiveAt = (page: Page) => notedAt(page, 'interactive');
 
 export async function newContext(browser: Browser, state: StorageState): Promise<BrowserContext> {
