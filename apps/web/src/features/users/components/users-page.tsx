@@ -210,20 +210,20 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
 
   return (
     <Box component="main" sx={{ maxWidth: 1760, mx: 'auto', px: { xs: 2, lg: 4 }, py: 3 }}>
-      {/* Each part in a boundary of its own: a page the server drew is taken over part by part in
-          short slices (React hydrates a boundary at low priority), not all at once in one long task. */}
+      {/* A page the server drew is taken over in boundaries, each in short slices (React hydrates a
+          boundary at low priority) rather than all at once in one long task. This outer one, the
+          header and the controls, is taken over first and works before the table's and the footer's
+          within it (a boundary hydrates after the one around it has committed). */}
       <HydrationPart>
         <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
-      </HydrationPart>
-      {unauthorized ? (
-        <Paper variant="outlined">
-          <Suspense fallback={null}>
-            <Unauthorized homeUrl={homeUrl} />
-          </Suspense>
-        </Paper>
-      ) : (
-        <>
-          <HydrationPart>
+        {unauthorized ? (
+          <Paper variant="outlined">
+            <Suspense fallback={null}>
+              <Unauthorized homeUrl={homeUrl} />
+            </Suspense>
+          </Paper>
+        ) : (
+          <>
             <UsersToolbar
               orgId={orgId}
               query={query}
@@ -235,22 +235,22 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
               onFiltersChange={setFilters}
               onAction={onAction}
             />
-          </HydrationPart>
-          <Paper
-            ref={tableArea}
-            variant="outlined"
-            sx={{ position: 'relative', overflow: 'hidden', minHeight: loading ? 320 : 0, scrollMarginTop: 16 }}
-          >
-            <Box aria-busy={loading}>{body}</Box>
-            {loading && <LoadingOverlay />}
-          </Paper>
-          {sheetMounted && orgId && (
-            <Suspense fallback={null}>
-              <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} />
-            </Suspense>
-          )}
-        </>
-      )}
+            <Paper
+              ref={tableArea}
+              variant="outlined"
+              sx={{ position: 'relative', overflow: 'hidden', minHeight: loading ? 320 : 0, scrollMarginTop: 16 }}
+            >
+              <Box aria-busy={loading}>{body}</Box>
+              {loading && <LoadingOverlay />}
+            </Paper>
+            {sheetMounted && orgId && (
+              <Suspense fallback={null}>
+                <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} />
+              </Suspense>
+            )}
+          </>
+        )}
+      </HydrationPart>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
