@@ -2,8 +2,8 @@ import { act, type ComponentType, lazy, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVER_RENDERED_ATTRIBUTE } from './server-rendered.ts';
-import { DRAWN_PART_ATTRIBUTE, HydrationPart, TakeOver } from './take-over.tsx';
+import { DRAWN_PART_ATTRIBUTE, SERVER_RENDERED_ATTRIBUTE } from './server-rendered.ts';
+import { HydrationPart, TakeOver } from './take-over.tsx';
 
 // React's act() without Testing Library's render, which would say so for us.
 beforeAll(() => {
@@ -16,8 +16,10 @@ afterEach(() => {
 
 const inertParts = (root: HTMLElement) =>
   [...root.querySelectorAll(`[${DRAWN_PART_ATTRIBUTE}]`)].map((part) => part.hasAttribute('inert'));
+const buttons = (root: HTMLElement) => [...root.querySelectorAll('button')].map((button) => button.textContent);
 
-const page = (Late: ComponentType, Later: ComponentType = () => null) => (
+const Empty = () => null;
+const page = (Late: ComponentType, Later: ComponentType = Empty) => (
   <TakeOver>
     <HydrationPart>
       <button type="button">Early</button>
@@ -40,6 +42,9 @@ function drawn(tree: ReactNode): HTMLElement {
   return document.getElementById('root') as HTMLElement;
 }
 
+/** The page's code takes the drawn page over, as main.tsx does. */
+const takeOver = (root: HTMLElement, tree: ReactNode) => act(async () => hydrateRoot(root, tree));
+
 /** A part whose code the browser has not loaded yet, and the function that brings it. */
 function lateCode(label = 'Late'): [ComponentType, () => void] {
   let arrive: () => void = () => {};
@@ -57,35 +62,25 @@ describe('the drawn page taken over', () => {
     const root = drawn(page(() => <button type="button">Late</button>));
     expect(inertParts(root)).toEqual([true, true, true]);
     const [Late, arrive] = lateCode();
-    const reactRoot = await act(async () => hydrateRoot(root, page(Late)));
+    const reactRoot = await takeOver(root, page(Late));
     expect(root.hasAttribute('inert')).toBe(false);
     expect(root.hasAttribute(SERVER_RENDERED_ATTRIBUTE)).toBe(false);
     // The first part and the one within it are the page's; the last waits for its code.
     expect(inertParts(root)).toEqual([false, false, true]);
     await act(async () => arrive());
     expect(inertParts(root)).toEqual([false, false, false]);
-    expect([...root.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Early', 'Late']);
+    expect(buttons(root)).toEqual(['Early', 'Late']);
     act(() => reactRoot.unmount());
   });
 
   it('releases a part before the parts within it are taken over', async () => {
-    const root = drawn(
-      page(
-        () => null,
-        () => <button type="button">Later</button>,
-      ),
-    );
+    const root = drawn(page(Empty, () => <button type="button">Later</button>));
     const [Later, arrive] = lateCode('Later');
-    const reactRoot = await act(async () =>
-      hydrateRoot(
-        root,
-        page(() => null, Later),
-      ),
-    );
+    const reactRoot = await takeOver(root, page(Empty, Later));
     expect(inertParts(root)).toEqual([false, true, false]);
     await act(async () => arrive());
     expect(inertParts(root)).toEqual([false, false, false]);
-    expect([...root.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Early', 'Later']);
+    expect(buttons(root)).toEqual(['Early', 'Later']);
     act(() => reactRoot.unmount());
   });
 

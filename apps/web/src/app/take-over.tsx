@@ -1,8 +1,5 @@
 import { type ReactNode, Suspense, useEffect, useId, useState } from 'react';
-import { SERVER_RENDERED_ATTRIBUTE } from './server-rendered.ts';
-
-/** On each part's wrapper (below): the part is the page's once the wrapper is no longer `inert`. */
-export const DRAWN_PART_ATTRIBUTE = 'data-drawn-part';
+import { DRAWN_PART_ATTRIBUTE, SERVER_RENDERED_ATTRIBUTE } from './server-rendered.ts';
 
 /**
  * Whether the part of this id takes over a part the server drew and has not released yet: on the
