@@ -24,7 +24,11 @@ export interface LighthouseResult {
   mainThreadWorkMs: number;
   scriptEvaluationMs: number;
   largestContentfulPaintMs: number;
-  runs: { performance: number; totalBlockingTimeMs: number }[];
+  /** When the page is fully interactive (Lighthouse's TTI: no long task for 5 s after it). */
+  timeToInteractiveMs: number;
+  /** The longest task after the first paint: the most a first click can wait. */
+  maxPotentialFidMs: number;
+  runs: { performance: number; totalBlockingTimeMs: number; timeToInteractiveMs: number }[];
 }
 
 export const LIGHTHOUSE_BUDGET = {
@@ -146,9 +150,12 @@ function summarise(formFactor: 'mobile' | 'desktop', lhrs: Lhr[]): LighthouseRes
     mainThreadWorkMs: each((lhr) => value(lhr, 'mainthread-work-breakdown')),
     scriptEvaluationMs: each(scriptEvaluation),
     largestContentfulPaintMs: each((lhr) => value(lhr, 'largest-contentful-paint')),
+    timeToInteractiveMs: each((lhr) => value(lhr, 'interactive')),
+    maxPotentialFidMs: each((lhr) => value(lhr, 'max-potential-fid')),
     runs: lhrs.map((lhr) => ({
       performance: score(lhr, 'performance'),
       totalBlockingTimeMs: value(lhr, 'total-blocking-time'),
+      timeToInteractiveMs: value(lhr, 'interactive'),
     })),
   };
 }
@@ -191,7 +198,8 @@ export async function runLighthouse(
       const result = summarise(formFactor, lhrs);
       log(
         `Lighthouse ${formFactor}: performance ${result.runs.map((r) => r.performance).join(', ')}; ` +
-          `TBT ${result.runs.map((r) => r.totalBlockingTimeMs.toFixed(0)).join(', ')} ms`,
+          `TBT ${result.runs.map((r) => r.totalBlockingTimeMs.toFixed(0)).join(', ')} ms; ` +
+          `TTI ${result.runs.map((r) => r.timeToInteractiveMs.toFixed(0)).join(', ')} ms`,
       );
       results.push(result);
     }
@@ -246,6 +254,12 @@ export function lighthouseRows(
         `${result.totalBlockingTimeMs.toFixed(0)} ms; ${(result.mainThreadWorkMs / 1000).toFixed(2)} s (${(result.scriptEvaluationMs / 1000).toFixed(2)} s)`,
         tbtBudget === undefined ? '(reported)' : `${tbtBudget} ms`,
         tbtBudget === undefined || result.totalBlockingTimeMs <= tbtBudget,
+      ),
+      row(
+        `Lighthouse ${result.formFactor}: time to interactive; longest wait of a first click`,
+        `${(result.timeToInteractiveMs / 1000).toFixed(2)} s; ${result.maxPotentialFidMs.toFixed(0)} ms`,
+        '(reported)',
+        true,
       ),
     ];
   });
