@@ -7,9 +7,9 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
 /**
  * Playwright's own `--disable-features` list (playwright-core 1.65). Chromium honours only the last
- * such flag, so ours repeats it; specs/chromium-flags.spec.ts fails when Playwright's list changes.
+ * such flag, so ours repeats it; specs/chromium-flags.spec.ts fails when Playwright adds one.
  */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
+const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
   'HttpsUpgrades',
