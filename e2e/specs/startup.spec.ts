@@ -6,6 +6,8 @@ import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser
 import { type RunningServer, startServer } from '../support/server.ts';
 import { servePlainPage, takenOver } from '../support/users-page.ts';
 
+// Over 300 lines: each start-up case uses the server and browser this file starts once.
+
 // SPEC.md §7 "Start-up loading", §8 "lazy chunk preload failure", §9 header height.
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
 const ADMIN = { email: 'admin@acme.example', password: 'admin', name: 'Ada Admin' };

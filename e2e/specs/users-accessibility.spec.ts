@@ -10,6 +10,8 @@ import {
   type UsersPage,
 } from '../support/users-page.ts';
 
+// Over 300 lines: the keyboard, the roles and axe walk the same page states, opened by the same helpers.
+
 // The page is usable by keyboard and by assistive technology: reachable and operable controls with a
 // visible focus, named roles, announced results, and no axe-core violation in any state.
 const suite = new Suite();

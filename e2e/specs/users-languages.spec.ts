@@ -16,6 +16,8 @@ import { screenshot, signInAs } from '../support/browser.ts';
 import { changeDatabase, createAccount, DEMO_ORGS } from '../support/database.ts';
 import { Suite, type UsersPage } from '../support/users-page.ts';
 
+// Over 300 lines: one walk of the page per language, and the helpers that find English left on screen.
+
 // Issue 5 / SPEC.md §9: the session's locale picks one of nine languages. For each, an account whose
 // locale is that language signs in, and the page must read in that language: the texts the page
 // shows are that language's translations, `<html lang dir>` follow it, and no English text of the

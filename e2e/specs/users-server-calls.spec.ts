@@ -11,6 +11,8 @@ import {
   type UsersPage,
 } from '../support/users-page.ts';
 
+// Over 300 lines: the page's calls, its HTTP client and its cache share one server without the reference scripts.
+
 // SPEC.md §4 "Session", §7 the calls (session lookup, silent sign-in), §8 error catalogue of the
 // HTTP client, §9 cache rules (fresh 60 s, no retry, no refetch on focus or reconnect).
 const suite = new Suite();

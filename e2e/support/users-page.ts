@@ -4,6 +4,9 @@ import { launchBrowser } from './browser.ts';
 import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
 
+// Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object, the suite
+// that starts a server and browser, the API's fixtures).
+
 /** The demo organisations (README.md): Acme's admin is a System Admin, its plain user may not list users. */
 export const ACME_ADMIN = { email: 'admin@acme.example', password: 'admin' } as const;
 export const ACME_USER = { email: 'user@acme.example', password: 'user' } as const;

@@ -8,6 +8,8 @@ import { HOSTILE_REDIRECTS } from './support/hostile-values.ts';
 import { CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
+// Over 300 lines: a table of hostile values for every endpoint, and the tests that walk it.
+
 const SESSION_SECRET = 'hostile-parameters-test-secret-0123456789';
 /** Runs per property; HOSTILE_RUNS=1000 for a longer hunt. */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 60);

@@ -6,6 +6,8 @@ import { locationRef, renderWithProviders } from '../../../testing/render.tsx';
 import { usersDocument } from '../../../testing/users-fixtures.ts';
 import { UsersPage } from './users-page.tsx';
 
+// Over 300 lines: the page's behaviours share one mocked client and one way to render the page.
+
 // A refused call would renew the session in a hidden frame; here it "succeeds" at once.
 vi.mock('../../../lib/auth/silent-sign-in.ts', () => ({ silentSignIn: vi.fn(async () => true) }));
 
