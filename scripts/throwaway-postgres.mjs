@@ -31,7 +31,8 @@ export function findPostgresBin() {
 /**
  * A PostgreSQL cluster in a temporary folder, on loopback and a free port, for this run only.
  * `locale` is its databases' locale: the tests' `C`, the benchmarks' `C.UTF-8` (as a server is
- * usually made); `sharedBuffers` PostgreSQL's own cache.
+ * usually made); `sharedBuffers` PostgreSQL's own cache. Long as one piece: initdb, start, wait
+ * and the stop it returns share the cluster's folder and process.
  */
 export async function startThrowawayPostgres(bin, { locale = 'C', sharedBuffers = '128MB' } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-pg-'));

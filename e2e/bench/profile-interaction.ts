@@ -58,6 +58,7 @@ const rowsText = (page: Page) =>
     return text;
   });
 
+// Long as one script: the server, the browser and the profile of one interaction, in order.
 async function main() {
   const server = await startServer();
   const browser = await launchBrowser();

@@ -190,6 +190,7 @@ async function ensureOrganization(options: LoadTestOptions): Promise<{ orgId: st
 
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
+// Long as one piece, as the file: the server process, the clients and the memory samples share one run's state.
 export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestResult> {
   const log = options.log ?? (() => {});
   const connections = options.connections ?? 8;

@@ -19,6 +19,7 @@ const SOURCE = 'src/early-calls.ts';
  *   two, and in a cold load (a new browser profile), the page's first row came 29 ms later
  *   (median of 31 interleaved loads; issue 6). The lazy parts import what they share from it.
  * The build fails if the early script's chunk would import anything.
+ * Long as one plugin: its hooks share the entry's and the early script's names across the build.
  */
 export function earlyCallsScript(): Plugin {
   let base = '/';

@@ -44,7 +44,8 @@ const ROOT = '<div id="root"></div>';
 
 /**
  * The page's HTML with the page drawn in its root, or undefined when the server cannot draw it
- * (it then sends the plain page).
+ * (it then sends the plain page). Long as one piece: each step decides whether the page can be
+ * drawn, and the first that cannot ends it.
  */
 export async function renderPage(request: ServerRenderRequest): Promise<string | undefined> {
   const url = new URL(request.url, 'http://page.invalid');

@@ -40,6 +40,7 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
  * An independent OpenID issuer for tests: panva's oidc-provider on its own loopback port, with a
  * static confidential client, its own sign-in form (username and password) and its own accounts.
  * It shares nothing with the server under test: not the database, not the keys, not the code.
+ * Long as one piece: the provider's configuration, its form and its server are one issuer's setup.
  */
 export async function startExternalIssuer(options: ExternalIssuerOptions): Promise<ExternalIssuer> {
   const port = await freePort();

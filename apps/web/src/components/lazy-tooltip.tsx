@@ -57,6 +57,7 @@ interface LazyTooltipProps {
   children: ReactElement;
 }
 
+// Long as one piece: the trigger's watchers and the swap share the refs of its pointer and focus.
 export function LazyTooltip({ title, describeChild = false, children }: LazyTooltipProps) {
   const [Tooltip, setTooltip] = useState<TooltipComponent | undefined>(undefined);
   const host = useRef<HTMLSpanElement>(null);

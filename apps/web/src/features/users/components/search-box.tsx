@@ -15,7 +15,10 @@ interface SearchBoxProps {
   onSearch: (search: string) => void;
 }
 
-/** Searches 300 ms after the last keystroke, at once on Enter; clearing removes the search (SPEC.md §5). */
+/**
+ * Searches 300 ms after the last keystroke, at once on Enter; clearing removes the search (SPEC.md §5).
+ * Long as one piece: the typed text, its debounce and the URL's search keep one another in step.
+ */
 export function SearchBox({ value, onSearch }: SearchBoxProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);

@@ -52,7 +52,7 @@ function CopyableId({ id }: { id: string }) {
   );
 }
 
-/** The user as the sheet shows them: avatar, e-mail, then each field under its label. */
+/** The user as the sheet shows them: avatar, e-mail, then each field under its label, in one list as shown. */
 export function UserSheetDetails({ user }: { user: UserDetails }) {
   const { t, i18n } = useTranslation();
   // The same words as the table's time columns.
