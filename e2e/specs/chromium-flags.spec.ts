@@ -44,7 +44,7 @@ describe('the Chromium the tests and benchmarks start', () => {
     // The popup's pages came about 100 ms after the window when they were on.
     await page.waitForTimeout(1000);
     await context.close();
-    expect(opened.filter((url) => url.startsWith('chrome://'))).toEqual([]);
+    expect(opened.filter((url) => url.startsWith('chrome://omnibox-popup'))).toEqual([]);
     expect(opened.length).toBeGreaterThan(0);
   });
 });
