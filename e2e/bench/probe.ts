@@ -3,6 +3,7 @@
 // rows change after an input.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StorageState } from '../support/seeded-server.ts';
+import { NOT_TAKEN_OVER } from '../support/take-over.ts';
 
 /**
  * In the page before its own code: when user rows (rows with an email) first appear, and when the
@@ -36,7 +37,7 @@ export const probe = `(() => {
     // A page the server drew is inert until the page's code has taken it over, and each of its parts
     // until that part is (apps/web/src/app/take-over.tsx): the search box's part comes first.
     const search = document.querySelector('main input[type=search]');
-    const allWork = !document.querySelector('#root[inert], #root [data-drawn-part][inert]');
+    const allWork = !document.querySelector(${JSON.stringify(NOT_TAKEN_OVER)});
     if (bench.firstRow !== undefined && bench.searchWorks === undefined && (search ? !search.closest('[inert]') : allWork)) {
       bench.searchWorks = null;
       requestAnimationFrame(() => { bench.searchWorks = performance.now(); });

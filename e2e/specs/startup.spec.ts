@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { servePlainPage, takenOver } from '../support/users-page.ts';
+import { takenOver } from '../support/take-over.ts';
+import { servePlainPage } from '../support/users-page.ts';
 
 // Over 300 lines: each start-up case uses the server and browser this file starts once.
 

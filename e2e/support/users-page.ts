@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
+import { NOT_TAKEN_OVER, takenOver } from './take-over.ts';
 
 // Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object, the suite
 // that starts a server and browser, the API's fixtures).
@@ -386,16 +387,6 @@ export class UsersPage {
     expect(response.status()).toBe(200);
     return (await response.json()) as ApiList;
   }
-}
-
-/**
- * A page the server drew is inert until the page's code has taken it over, and each of its parts until
- * that part is (apps/web/src/app/take-over.tsx).
- */
-export const NOT_TAKEN_OVER = '#root[inert], #root [data-drawn-part][inert]';
-
-export async function takenOver(page: Page): Promise<void> {
-  await page.waitForFunction((selector) => !document.querySelector(selector), NOT_TAKEN_OVER, { timeout: 15_000 });
 }
 
 /**
