@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
+import { glossaryProblems, parseGlossary } from '@users-admin/contract/glossary';
 import { describe, expect, it } from 'vitest';
 import { chooseIdpLanguage, IDP_MESSAGES } from './idp-messages.ts';
 import {
@@ -56,6 +58,11 @@ describe('IDP_MESSAGES', () => {
       expect(same.sort()).toEqual([...(SAME_AS_ENGLISH[language] ?? [])].sort());
     },
   );
+
+  it.each(SUPPORTED_LOCALES.filter((language) => language !== 'en'))('%s follows its glossary', (language) => {
+    const glossary = readFileSync(new URL(`../../../../docs/glossary/${language}.md`, import.meta.url), 'utf8');
+    expect(glossaryProblems(parseGlossary(glossary), english, flatten(IDP_MESSAGES[language]))).toEqual([]);
+  });
 
   it.each(['ja', 'zh'] as const)('%s writes every text in its own script', (language) => {
     const latin = [...flatten(IDP_MESSAGES[language]).values()].filter(

@@ -110,7 +110,7 @@ describe('the chosen columns of the users table (issue 29)', () => {
     );
     const row = cellsRow('User 004');
     expect(row?.querySelectorAll('td')[2]?.textContent).toBe('Never');
-    expect(row?.querySelector('.UsersTable-narrowOnly')?.textContent).toBe('Never signed in · Created Jan 5, 2024');
+    expect(row?.querySelector('.UsersTable-narrowOnly')?.textContent).toBe('Never signed in · Created: Jan 5, 2024');
   });
 });
 
