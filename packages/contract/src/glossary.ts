@@ -5,7 +5,7 @@
  */
 
 export interface GlossaryTerm {
-  /** The English forms, lower case ("sign in", "signed in"): a text naming one names the term. */
+  /** The English forms ("sign in", "Active"): a text naming one names the term; a capital must match. */
   english: string[];
   /** The language's accepted forms or stems, lower case: a translation must contain one. */
   forms: string[];
@@ -16,8 +16,9 @@ export interface GlossaryTerm {
 const split = (cell: string | undefined) =>
   (cell ?? '')
     .split('/')
-    .map((part) => part.replace(/`/g, '').trim().toLowerCase())
+    .map((part) => part.replace(/`/g, '').trim())
     .filter((part) => part !== '' && part !== '—');
+const lower = (forms: string[]) => forms.map((form) => form.toLowerCase());
 
 /** The rows of a glossary's table: `| English forms | forms | never |`, each cell's forms split by `/`. */
 export function parseGlossary(markdown: string): GlossaryTerm[] {
@@ -28,18 +29,23 @@ export function parseGlossary(markdown: string): GlossaryTerm[] {
   // The first row names the columns, the second underlines them.
   return rows.slice(2).map(([english, forms, never]) => ({
     english: split(english),
-    forms: split(forms),
-    never: split(never),
+    forms: lower(split(forms)),
+    never: lower(split(never)),
   }));
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Whether a text names a form as a whole word (so "user" is not found in "username"). */
+/**
+ * Whether a text names a form as a whole word (so "user" is not found in "username"), in any case
+ * unless the form has a capital ("Active" the status, not "1 active filter").
+ */
 function namesTerm(text: string, form: string): boolean {
   // Chinese and Japanese put no spaces between words: any occurrence is one.
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(form)) return text.includes(form);
-  return new RegExp(`(^|[^\\p{L}])${escapeRegExp(form)}($|[^\\p{L}])`, 'iu').test(text);
+  return new RegExp(`(^|[^\\p{L}])${escapeRegExp(form)}($|[^\\p{L}])`, form === form.toLowerCase() ? 'iu' : 'u').test(
+    text,
+  );
 }
 
 /**
@@ -54,10 +60,10 @@ export function glossaryProblems(
   const problems: string[] = [];
   for (const [key, text] of texts) {
     const source = english.get(key) ?? english.get(key.replace(/_[a-z]+$/, '_other'));
-    const lower = text.toLowerCase();
+    const lowerText = text.toLowerCase();
     for (const term of terms) {
       const named = source !== undefined && term.english.some((form) => namesTerm(source, form));
-      if (named && !term.forms.some((form) => lower.includes(form))) {
+      if (named && !term.forms.some((form) => lowerText.includes(form))) {
         problems.push(`${key}: "${text}" does not say ${term.forms[0]} (${term.english[0]})`);
       }
       for (const word of term.never) {
