@@ -111,7 +111,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     },
     error: {
       title: 'Se ha producido un error',
-      text: 'No se ha podido completar el inicio de sesión. Vuelva a la página e inténtelo de nuevo.',
+      text: 'No se ha podido completar el inicio de sesión. Regrese a la página y vuelva a intentarlo.',
       expired: 'Este inicio de sesión ha caducado. Vuelva a empezar.',
       code: 'Código de error:',
       details: 'Detalles técnicos',
