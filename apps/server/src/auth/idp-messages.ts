@@ -252,7 +252,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     error: {
       title: 'Er is iets misgegaan',
       text: 'De aanmelding kon niet worden voltooid. Ga terug naar de pagina en probeer het opnieuw.',
-      expired: 'Deze aanmelding is verlopen. Begin opnieuw.',
+      expired: 'Deze aanmelding is verlopen. Meld u opnieuw aan.',
       code: 'Foutcode:',
       details: 'Technische details',
       home: 'Naar de startpagina',
