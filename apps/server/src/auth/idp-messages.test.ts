@@ -115,7 +115,7 @@ describe('the identity provider pages', () => {
     expect(signOut).toContain('<p>Wilt u zich afmelden?</p>');
     expect(signOut).toContain('>Aangemeld blijven</button>');
     expect(renderSignedOutPage('pt')).toContain('<html lang="pt-BR"');
-    expect(renderSignedOutPage('pt')).toContain('<a href="/">Entrar novamente</a>');
+    expect(renderSignedOutPage('pt')).toContain('<a href="/">Fazer login novamente</a>');
   });
 
   it('explain an error in the chosen language and keep the provider’s English detail marked as English', () => {
