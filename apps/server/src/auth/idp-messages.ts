@@ -300,7 +300,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       password: '密码',
       submit: '登录',
       wrongCredentials: '电子邮件地址或密码不正确。',
-      noOrganization: '此账号未在任何组织中启用。',
+      noOrganization: '此账号未在任何组织中处于活跃状态。',
       tooManyAttempts: '登录尝试次数过多。请几分钟后重试。',
     },
     chooseOrganization: {
@@ -310,19 +310,19 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     },
     signOut: {
       title: '退出登录',
-      question: '您要退出登录吗？',
+      question: '确定要退出登录吗？',
       confirm: '退出登录',
       stay: '保持登录状态',
     },
     signedOut: {
       title: '已退出登录',
-      text: '您已成功退出登录。',
+      text: '您已退出登录。',
       signInAgain: '重新登录',
     },
     error: {
       title: '出了点问题',
       text: '无法完成登录。请返回页面并重试。',
-      expired: '此登录已过期。请重新开始。',
+      expired: '本次登录已过期。请重新开始。',
       code: '错误代码：',
       details: '技术详细信息',
       home: '返回首页',
