@@ -195,7 +195,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
       password: 'パスワード',
       submit: 'サインイン',
       wrongCredentials: 'メールアドレスまたはパスワードが正しくありません。',
-      noOrganization: 'このアカウントは、どの組織でも有効になっていません。',
+      noOrganization: 'このアカウントは、どの組織でもアクティブではありません。',
       tooManyAttempts: 'サインインの試行回数が多すぎます。数分後にもう一度お試しください。',
     },
     chooseOrganization: {
@@ -217,7 +217,7 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     error: {
       title: '問題が発生しました',
       text: 'サインインを完了できませんでした。ページに戻って、もう一度お試しください。',
-      expired: 'このサインインは有効期限が切れています。最初からやり直してください。',
+      expired: 'このサインインの有効期限が切れました。最初からやり直してください。',
       code: 'エラーコード：',
       details: '技術的な詳細',
       home: 'ホームに移動',
