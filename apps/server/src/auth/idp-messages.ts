@@ -141,13 +141,13 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     },
     signedOut: {
       title: 'Déconnexion effectuée',
-      text: 'Votre session a été fermée.',
+      text: 'Vous vous êtes déconnecté.',
       signInAgain: 'Se reconnecter',
     },
     error: {
       title: 'Un problème est survenu',
       text: 'La connexion n’a pas pu aboutir. Veuillez revenir à la page et réessayer.',
-      expired: 'Cette connexion a expiré. Veuillez recommencer.',
+      expired: 'Cette tentative de connexion a expiré. Veuillez recommencer.',
       code: 'Code d’erreur\u00a0:',
       details: 'Détails techniques',
       home: 'Retour à l’accueil',

@@ -92,7 +92,7 @@ describe('formatting in the language', () => {
     expect(i18n.t('users.selection.selected', { count: 1 })).toBe('1 sélectionné');
     expect(i18n.t('users.selection.selected', { count: 2 })).toBe('2 sélectionnés');
     expect(i18n.t('users.selection.allSelected', { count: 1_000_000 })).toBe(
-      'Les 1\u202f000\u202f000 d’utilisateurs sont sélectionnés',
+      'Les 1\u202f000\u202f000 utilisateurs sont sélectionnés',
     );
     await applyLocale('zh');
     expect(i18n.t('users.selection.selected', { count: 1 })).toBe('已选择 1 位用户');

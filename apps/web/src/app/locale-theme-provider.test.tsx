@@ -95,7 +95,7 @@ describe('LocaleThemeProvider', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Utilisateurs');
     expect(await screen.findByText('1–25 sur 30')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Supprimer les utilisateurs' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Retirer les utilisateurs' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Sélectionnez des utilisateurs avant d’effectuer une action.');
     // Alert's close button is labelled by MUI's French locale, not by the page.
