@@ -76,8 +76,8 @@ export const IDP_MESSAGES: Readonly<Record<SupportedLocale, IdpMessages>> = {
     },
     error: {
       title: 'Etwas ist schiefgelaufen',
-      text: 'Die Anmeldung konnte nicht abgeschlossen werden. Bitte kehren Sie zur Seite zurück und versuchen Sie es erneut.',
-      expired: 'Diese Anmeldung ist abgelaufen. Bitte beginnen Sie erneut.',
+      text: 'Die Anmeldung konnte nicht abgeschlossen werden. Bitte kehren Sie zur vorherigen Seite zurück und versuchen Sie es erneut.',
+      expired: 'Dieser Anmeldevorgang ist abgelaufen. Bitte melden Sie sich erneut an.',
       code: 'Fehlercode:',
       details: 'Technische Details',
       home: 'Zur Startseite',

@@ -57,7 +57,7 @@ describe('the rows of the users table', () => {
 
     expect(cellsOf('User 001').text).toContain('Aktiv');
     expect(cellsOf('User 002').text).toContain('Ausstehend');
-    expect(cellsOf('User 005').text).toContain('Drittanbieter');
+    expect(cellsOf('User 005').text).toContain('Extern');
     expect(cellsOf('User 001').checkbox).toHaveAccessibleName('User 001 auswählen');
   });
 });
