@@ -74,6 +74,9 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/testing/setup.ts'],
-    testTimeout: 20_000,
+    // Above the waits' limit (testing/setup.ts), so a wait that runs out says what it waited for.
+    testTimeout: 60_000,
+    // As for Testing Library's waits: conditions, with limits a loaded machine meets.
+    expect: { poll: { timeout: 20_000 } },
   },
 }));

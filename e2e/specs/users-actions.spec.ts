@@ -76,7 +76,7 @@ describe('bulk actions', () => {
     await users.page.clock.runFor(200);
     // Past 5 s it hides itself: time runs on again for its exit, far less than another 4.9 s.
     await users.page.clock.resume();
-    await alert.waitFor({ state: 'hidden', timeout: 2500 });
+    await alert.waitFor({ state: 'hidden', timeout: 4000 });
     expect(users.callsSince(requestsBefore)).toEqual([]);
     expect(users.consoleMessages.filter((m) => m.includes('[stub]'))).toEqual([]);
   });
