@@ -1,6 +1,12 @@
 import { SKIP_REASONS, USER_ACTIONS } from '@users-admin/contract';
 import { describe, expect, it } from 'vitest';
-import { type ActionAsked, type ActionTarget, losesActiveSystemAdmin, reasonInWords, refusal } from './user-action-rules.ts';
+import {
+  type ActionAsked,
+  type ActionTarget,
+  losesActiveSystemAdmin,
+  reasonInWords,
+  refusal,
+} from './user-action-rules.ts';
 
 const ACTOR = 'actor';
 const user = (overrides: Partial<ActionTarget> = {}): ActionTarget => ({

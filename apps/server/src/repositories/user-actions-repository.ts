@@ -66,7 +66,7 @@ async function lockUsers(tx: Writer, input: ActionInput, ids: readonly string[])
     .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   const actor = byId.get(input.actor.id);
-  if (!actor || actor.status !== 'active' || !actor.is_system_admin) throw new ActorNotAdmin();
+  if (actor?.status !== 'active' || !actor.is_system_admin) throw new ActorNotAdmin();
   return { byId, actor };
 }
 
