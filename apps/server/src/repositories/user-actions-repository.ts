@@ -14,8 +14,8 @@ export interface ActionInput extends ActionAsked {
   ids: readonly string[];
   requestId?: string | null | undefined;
   jobId?: string | null | undefined;
-  /** A change to one user asked with `If-Match`: the version it was read at. */
-  expectedVersion?: string | undefined;
+  /** A change asked with `If-Match`: the versions it may apply to (each user must be at one of them). */
+  expectedVersions?: readonly string[] | undefined;
 }
 
 type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
@@ -27,8 +27,6 @@ export interface ActionOutcome {
   changed: LockedUser[];
 }
 
-/** The acting administrator is no longer an active System Admin of the organisation (or never was). */
-export class ActorNotAdmin extends Error {}
 /** The user changed since the version the change was asked against. */
 export class StaleVersion extends Error {}
 
@@ -51,23 +49,18 @@ function changeOf(asked: ActionAsked): { status: 'active' | 'disabled' | 'pendin
 /** Actions after which the user may no longer be signed in here. */
 const ENDS_SESSIONS: readonly UserAction[] = ['disable', 'remove'];
 
-/**
- * Locks the users and the actor in id order (two calls over overlapping users never deadlock), and
- * checks that the actor may still act: a job's batch runs long after its administrator asked.
- */
-async function lockUsers(tx: Writer, input: ActionInput, ids: readonly string[]) {
+/** Locks the users in id order, so that two calls over overlapping users never deadlock. */
+async function lockUsers(tx: Writer, orgId: string, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
     .select(['id', 'name', 'status', 'is_external', 'is_system_admin', 'version'])
-    .where('org_id', '=', input.orgId)
-    .where('id', 'in', [...new Set([...ids, input.actor.id])])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
     .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const actor = byId.get(input.actor.id);
-  if (actor?.status !== 'active' || !actor.is_system_admin) throw new ActorNotAdmin();
-  return { byId, actor };
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /**
@@ -123,8 +116,17 @@ async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
 }
 
 /** One audit event per changed user: the changed attributes before and after. */
-async function writeAudit(tx: Writer, input: ActionInput, actor: LockedUser, changed: LockedUser[]) {
+async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[]) {
   const after: Record<string, unknown> = input.action === 'remove' ? {} : changeOf(input);
+  // Named as the organisation names them; the name is kept should they leave it.
+  const actor = isUuid(input.actor.id)
+    ? await tx
+        .selectFrom('users')
+        .select('name')
+        .where('org_id', '=', input.orgId)
+        .where('id', '=', input.actor.id)
+        .executeTakeFirst()
+    : undefined;
   await tx
     .insertInto('audit_events')
     .values(
@@ -132,8 +134,8 @@ async function writeAudit(tx: Writer, input: ActionInput, actor: LockedUser, cha
         org_id: input.orgId,
         id: uuidv7(),
         action: input.action,
-        actor_id: actor.id,
-        actor_name: actor.name,
+        actor_id: isUuid(input.actor.id) ? input.actor.id : null,
+        actor_name: actor?.name ?? null,
         user_id: user.id,
         user_name: user.name,
         before: JSON.stringify(
@@ -156,9 +158,9 @@ async function writeAudit(tx: Writer, input: ActionInput, actor: LockedUser, cha
  */
 export async function applyActionInTransaction(tx: Writer, input: ActionInput): Promise<ActionOutcome> {
   const ids = [...new Set(input.ids)];
-  const { byId, actor } = await lockUsers(tx, input, ids.filter(isUuid));
-  const expected = input.expectedVersion;
-  if (expected !== undefined && ids.some((id) => byId.has(id) && String(byId.get(id)?.version) !== expected)) {
+  const byId = await lockUsers(tx, input.orgId, ids.filter(isUuid));
+  const expected = input.expectedVersions;
+  if (expected && ids.some((id) => byId.has(id) && !expected.includes(String(byId.get(id)?.version)))) {
     throw new StaleVersion();
   }
   const losing = ids.some((id) => {
@@ -170,7 +172,7 @@ export async function applyActionInTransaction(tx: Writer, input: ActionInput): 
   const changedIds = outcome.changed.map((user) => user.id);
   if (changedIds.length === 0) return outcome;
   await writeChange(tx, input, changedIds);
-  await writeAudit(tx, input, actor, outcome.changed);
+  await writeAudit(tx, input, outcome.changed);
   if (ENDS_SESSIONS.includes(input.action)) {
     await tx.deleteFrom('sessions').where('org_id', '=', input.orgId).where('account_sub', 'in', changedIds).execute();
   }
