@@ -118,6 +118,29 @@ describe('actions on users: PATCH, DELETE and bulk by ids', () => {
     );
   });
 
+  it('answers hostile ids and bodies with a clear 4xx or a skip, never a 5xx', async () => {
+    const hostile = [
+      "' or 1=1 --",
+      '%',
+      '\u0000',
+      'é'.repeat(100),
+      '../users',
+      '<script>',
+      '00000000-0000-0000-0000-00000000000g',
+    ];
+    for (const id of hostile) {
+      const response = await patch(encodeURIComponent(id), { status: 'disabled' }, '"1"');
+      expect(response.status, id).toBeLessThan(500);
+      expect(errorDocumentSchema.parse(await response.json()).errors[0]?.detail).toBeTruthy();
+    }
+    const response = await bulk({ action: 'remove', ids: hostile });
+    const { attributes } = bulkResultDocumentSchema.parse(await response.json()).data;
+    expect(attributes.results.every((r) => r.reason === 'not_found')).toBe(true);
+    for (const ifMatch of ['"1', '"-1"', `"${'9'.repeat(30)}"`, '"1" "2"', 'W/"1"']) {
+      expect((await patch(org.users.active2 as string, { status: 'disabled' }, ifMatch)).status, ifMatch).toBe(412);
+    }
+  });
+
   it('answers 404 for a user the organisation does not have', async () => {
     for (const id of ['01900000-0000-7000-8000-00000000dead', 'not-a-uuid']) {
       expect((await error(await patch(id, { status: 'disabled' }, '"1"'), 404))?.code).toBe('not_found');
@@ -271,6 +294,19 @@ describe('actions on users: PATCH, DELETE and bulk by ids', () => {
       .where('is_system_admin', '=', true)
       .execute();
     expect(admins).toHaveLength(1);
+  });
+
+  it('publishes every call in the OpenAPI document', async () => {
+    const document = (await (await call(admin, 'GET', '/apis/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown> }>>;
+    };
+    const user = document.paths['/apis/accounts/api/v3/orgs/{org_id}/users/{id}'];
+    expect(Object.keys(user?.patch?.responses ?? {}).sort()).toEqual(
+      ['200', '400', '401', '403', '404', '409', '412', '428'].sort(),
+    );
+    expect(user?.delete?.responses['204']).toBeDefined();
+    expect(document.paths['/apis/accounts/api/v3/orgs/{org_id}/users/bulk']?.post?.tags).toEqual(['users']);
+    expect(document.paths['/apis/accounts/api/v3/orgs/{org_id}/audit-events']?.get?.tags).toEqual(['audit-events']);
   });
 
   it("refuses a plain user, and any other organisation's administrator (403)", async () => {
