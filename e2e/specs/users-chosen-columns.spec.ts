@@ -207,7 +207,8 @@ describe('the chosen columns follow the administrator (issue 29)', () => {
         .first()
         .locator('.UsersTable-narrowOnly')
         .evaluate((line) => (getComputedStyle(line).display === 'none' ? null : line.textContent));
-      if (name === 'sm' || name === 'md') expect(narrow, name).toMatch(/(Last sign-in: .+|Never signed in) · Created: /);
+      if (name === 'sm' || name === 'md')
+        expect(narrow, name).toMatch(/(Last sign-in: .+|Never signed in) · Created: /);
       else expect(narrow, name).toBeNull();
       await screenshot(users.page, `users-all-columns-${name}`);
     }
