@@ -10,6 +10,7 @@ import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { refuseCrossSiteRequests } from './plugins/cross-site-requests.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
 import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from './plugins/logging.ts';
@@ -20,11 +21,13 @@ import { createAccountsRepository } from './repositories/accounts-repository.ts'
 import { createUsersExportRepository } from './repositories/users-export-repository.ts';
 import { createUsersRepository } from './repositories/users-repository.ts';
 import { appConfigRoutes } from './routes/app-config.ts';
+import { auditEventsRoutes } from './routes/audit-events.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { preferencesRoutes } from './routes/preferences.ts';
 import { sessionRoutes } from './routes/session.ts';
+import { userActionsRoutes } from './routes/user-actions.ts';
 import { usersRoutes } from './routes/users.ts';
 import { usersExportRoutes } from './routes/users-export.ts';
 
@@ -68,6 +71,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     securityHeaders(request.raw, reply.raw);
   });
   await app.register(errorHandlerPlugin);
+  app.addHook('onRequest', refuseCrossSiteRequests(config.publicUrl));
   // The API's and the page's answers of 1 KB or more, by Accept-Encoding, Brotli at a quality fast enough
   // per request. Not the built files: they are sent as their compressed copies, or as they are when small.
   app.addHook('onRoute', (route) => {
@@ -114,6 +118,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
+  await app.register(userActionsRoutes, { db, sessions, users });
+  await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
   await app.register(webAppPlugin, { config });

@@ -175,6 +175,18 @@ const ENDPOINTS: Endpoint[] = [
   { path: '/auth/logout', parameters: ['ui_locales', 'id_token_hint', 'post_logout_redirect_uri'], errors: 'any' },
   { path: '/app-config.json', parameters: ['callback', 'v'], errors: 'any' },
   { path: '/apis/openapi.json', parameters: ['format', 'v'], errors: 'json-api' },
+  {
+    path: `/apis/accounts/api/v3/orgs/${DEMO_ORGS.acme.id}/audit-events`,
+    parameters: [
+      'page[size]',
+      'page[number]',
+      'filter[user_id]',
+      'filter[actor_id]',
+      'filter[action]',
+      'filter[since]',
+    ],
+    errors: 'json-api',
+  },
 ];
 
 describe('hostile parameters on every endpoint', () => {

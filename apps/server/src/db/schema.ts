@@ -13,6 +13,7 @@ export interface Database {
   app_secrets: AppSecretsTable;
   sign_in_attempts: SignInAttemptsTable;
   preferences: PreferencesTable;
+  audit_events: AuditEventsTable;
 }
 
 /** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */
@@ -68,6 +69,8 @@ export interface UsersTable {
   created_at: CreatedAt;
   /** The user's last successful sign-in; null if never. Written with each session (auth/sessions.ts). */
   last_sign_in_at: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
+  /** One more at every change made through the API: the ETag of `GET …/users/{id}` (a bigint, read as text). */
+  version: Generated<string>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
@@ -116,4 +119,21 @@ export interface PreferencesTable {
   /** The Users page's optional columns shown (contract USER_COLUMNS). */
   users_columns: string[];
   updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A change made to a user through the API, never changed afterwards (0004). Keyed by (org_id, id). */
+export interface AuditEventsTable {
+  org_id: string;
+  id: string;
+  action: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  user_id: string;
+  user_name: string;
+  /** The changed attributes before and after, as JSON. */
+  before: ColumnType<Record<string, unknown>, string, never>;
+  after: ColumnType<Record<string, unknown>, string, never>;
+  request_id: string | null;
+  job_id: string | null;
+  created_at: CreatedAt;
 }

@@ -17,7 +17,7 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
         title: 'Users admin API',
         version: '1.0.0',
         description:
-          "The accounts API of the Users page: the session lookup, the JSON:API users list and one user, the list's CSV export and the administrator's preferences.",
+          "The accounts API of the Users page: the session lookup, the JSON:API users list and one user, the list's CSV export, the actions on users and their audit events, and the administrator's preferences.",
       },
       components: {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } },

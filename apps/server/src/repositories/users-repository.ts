@@ -185,12 +185,12 @@ export function createUsersRepository(db: Db) {
   return {
     countUsers,
 
-    /** One user of the organisation, or undefined (an id that is not a uuid names none). */
-    async getUser(orgId: string, id: string): Promise<ListedUser | undefined> {
+    /** One user of the organisation with its version (the ETag), or undefined (an id that is not a uuid names none). */
+    async getUser(orgId: string, id: string): Promise<(ListedUser & Pick<UserRow, 'version'>) | undefined> {
       if (!UUID.test(id)) return undefined;
       return db
         .selectFrom('users')
-        .select(LISTED_COLUMNS)
+        .select([...LISTED_COLUMNS, 'version'])
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .executeTakeFirst();

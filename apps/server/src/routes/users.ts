@@ -73,8 +73,8 @@ export async function usersRoutes(app: FastifyInstance, options: { sessions: Ses
       schema: {
         summary: 'Get one user of an organisation',
         description:
-          'The user with the attributes of the list. Only a System Admin of the organisation may read it; an unknown id ' +
-          'answers 404.',
+          'The user with the attributes of the list, and its version as ETag (what PATCH and DELETE take as If-Match). ' +
+          'Only a System Admin of the organisation may read it; an unknown id answers 404.',
         tags: ['users'],
         params: userPathSchema,
         response: { 200: userDocumentSchema, ...adminErrors, 404: errorDocumentSchema },
@@ -86,11 +86,14 @@ export async function usersRoutes(app: FastifyInstance, options: { sessions: Ses
       assertAdminOf(request, orgId);
       const user = await users.getUser(orgId, request.params.id);
       if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
-      reply.header('cache-control', 'private, no-store');
+      reply.header('cache-control', 'private, no-store').header('etag', entityTag(user.version));
       return reply.type(JSON_API_MEDIA_TYPE).send({ data: toResource(user) } satisfies UserDocument);
     },
   );
 }
+
+/** A user's version as a strong entity tag (RFC 9110): `"<version>"`. */
+export const entityTag = (version: string | number | bigint) => `"${String(version)}"`;
 
 /**
  * A user as a JSON:API resource; times in ISO 8601. Each attribute named: a rest spread of a

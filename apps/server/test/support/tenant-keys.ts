@@ -14,6 +14,7 @@ export const TENANT_TABLES: Readonly<Record<string, string>> = {
   user_counts: 'org_id',
   sign_in_counts: 'org_id',
   preferences: 'org_id',
+  audit_events: 'org_id',
 };
 
 /**

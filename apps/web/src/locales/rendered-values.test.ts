@@ -46,8 +46,9 @@ function rendered(language: string): string {
     .map(([key]) => key.replace(/_(one|other)$/, ''));
   const lines = [`# Texts with values: ${language}`, ''];
   for (const key of new Set(keys)) {
+    // Keys read from the files are plain strings, not the typed keys `t` takes.
     const texts = new Set(
-      [0, DAY, 7 * DAY].flatMap((ago) => COUNTS.map((count) => t.t(key, values(language, count, ago)))),
+      [0, DAY, 7 * DAY].flatMap((ago) => COUNTS.map((count) => t.t(key as never, values(language, count, ago)))),
     );
     lines.push(`## ${key}`, '', ...[...texts].map((text) => `- ${text}`), '');
   }

@@ -1,0 +1,186 @@
+import type { SkipReason, UserAction, UserActionResult } from '@users-admin/contract';
+import type { Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database, UserRow } from '../db/schema.ts';
+import { isUuid, uuidv7 } from '../lib/ids.ts';
+import { type ActionAsked, losesActiveSystemAdmin, reasonInWords, refusal } from './user-action-rules.ts';
+
+export interface ActionInput extends ActionAsked {
+  orgId: string;
+  /** The acting administrator: their user id in the organisation. */
+  actor: { id: string };
+  /** The users, by id; repeated ids count once, ids of no user are skipped as `not_found`. */
+  ids: readonly string[];
+  requestId?: string | null | undefined;
+  jobId?: string | null | undefined;
+  /** A change asked with `If-Match`: the versions it may apply to (each user must be at one of them). */
+  expectedVersions?: readonly string[] | undefined;
+}
+
+type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
+
+export interface ActionOutcome {
+  /** One per distinct id, in the order asked. */
+  results: UserActionResult[];
+  /** The users changed, as they were before (an invitation is written for these). */
+  changed: LockedUser[];
+}
+
+/** The user changed since the version the change was asked against. */
+export class StaleVersion extends Error {}
+
+type Writer = Transaction<Database> | Db;
+
+/** The attribute each action sets, and its new value; `remove` deletes the row instead. */
+function changeOf(asked: ActionAsked): { status: 'active' | 'disabled' | 'pending' } | { is_system_admin: boolean } {
+  switch (asked.action) {
+    case 'set_user_type':
+      return { is_system_admin: asked.isSystemAdmin === true };
+    case 'disable':
+      return { status: 'disabled' };
+    case 'enable':
+      return { status: 'active' };
+    default:
+      return { status: 'pending' };
+  }
+}
+
+/** Actions after which the user may no longer be signed in here. */
+const ENDS_SESSIONS: readonly UserAction[] = ['disable', 'remove'];
+
+/** Locks the users in id order, so that two calls over overlapping users never deadlock. */
+async function lockUsers(tx: Writer, orgId: string, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, LockedUser>();
+  const rows = await tx
+    .selectFrom('users')
+    .select(['id', 'name', 'status', 'is_external', 'is_system_admin', 'version'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The organisation's active System Admins, its count rows locked: a concurrent demotion waits here
+ * until this transaction ends, then reads the count this one left.
+ */
+async function lockActiveSystemAdmins(tx: Writer, orgId: string): Promise<number> {
+  const rows = await tx
+    .selectFrom('user_counts')
+    .select('n')
+    .where('org_id', '=', orgId)
+    .where('status', '=', 'active')
+    .where('is_system_admin', '=', true)
+    .forUpdate()
+    .execute();
+  return rows.reduce((sum, row) => sum + Number(row.n), 0);
+}
+
+/** The rules over each user in turn, the count of active System Admins falling with each one taken. */
+function decide(input: ActionInput, ids: readonly string[], byId: Map<string, LockedUser>, admins: number) {
+  let activeAdmins = admins;
+  const results: UserActionResult[] = [];
+  const changed: LockedUser[] = [];
+  for (const id of ids) {
+    const target = byId.get(id);
+    const reason: SkipReason | undefined = target ? refusal(input.actor.id, target, input, activeAdmins) : 'not_found';
+    if (reason || !target) {
+      const skip = reason ?? 'not_found';
+      results.push({ id, result: 'skipped', reason: skip, detail: reasonInWords(skip, input.action) });
+      continue;
+    }
+    if (losesActiveSystemAdmin(target, input)) activeAdmins -= 1;
+    results.push({ id, result: 'done' });
+    changed.push(target);
+  }
+  return { results, changed };
+}
+
+/** Writes the change to the users, one statement for all of them (the count triggers run once). */
+async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
+  if (input.action === 'remove') {
+    // The membership leaves; the account stays, as it may belong to other organisations.
+    await tx.deleteFrom('users').where('org_id', '=', input.orgId).where('id', 'in', ids).execute();
+    await tx.deleteFrom('preferences').where('org_id', '=', input.orgId).where('user_id', 'in', ids).execute();
+    return;
+  }
+  await tx
+    .updateTable('users')
+    .set({ ...changeOf(input), version: sql<string>`version + 1` })
+    .where('org_id', '=', input.orgId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** One audit event per changed user: the changed attributes before and after. */
+async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[]) {
+  const after: Record<string, unknown> = input.action === 'remove' ? {} : changeOf(input);
+  // Named as the organisation names them; the name is kept should they leave it.
+  const actor = isUuid(input.actor.id)
+    ? await tx
+        .selectFrom('users')
+        .select('name')
+        .where('org_id', '=', input.orgId)
+        .where('id', '=', input.actor.id)
+        .executeTakeFirst()
+    : undefined;
+  await tx
+    .insertInto('audit_events')
+    .values(
+      changed.map((user) => ({
+        org_id: input.orgId,
+        id: uuidv7(),
+        action: input.action,
+        actor_id: isUuid(input.actor.id) ? input.actor.id : null,
+        actor_name: actor?.name ?? null,
+        user_id: user.id,
+        user_name: user.name,
+        before: JSON.stringify(
+          input.action === 'remove'
+            ? { status: user.status, is_system_admin: user.is_system_admin }
+            : Object.fromEntries(Object.keys(after).map((key) => [key, user[key as keyof LockedUser]])),
+        ),
+        after: JSON.stringify(after),
+        request_id: input.requestId ?? null,
+        job_id: input.jobId ?? null,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Applies an action to users within the caller's transaction: locks them, applies the rules, writes
+ * the changes (each user's version one more), their audit events, and ends the sessions here of
+ * users disabled or removed. A later step of the same transaction may build on `changed`.
+ */
+export async function applyActionInTransaction(tx: Writer, input: ActionInput): Promise<ActionOutcome> {
+  const ids = [...new Set(input.ids)];
+  const byId = await lockUsers(tx, input.orgId, ids.filter(isUuid));
+  const expected = input.expectedVersions;
+  if (expected && ids.some((id) => byId.has(id) && !expected.includes(String(byId.get(id)?.version)))) {
+    throw new StaleVersion();
+  }
+  const losing = ids.some((id) => {
+    const target = byId.get(id);
+    return target !== undefined && losesActiveSystemAdmin(target, input);
+  });
+  const admins = losing ? await lockActiveSystemAdmins(tx, input.orgId) : Number.POSITIVE_INFINITY;
+  const outcome = decide(input, ids, byId, admins);
+  const changedIds = outcome.changed.map((user) => user.id);
+  if (changedIds.length === 0) return outcome;
+  await writeChange(tx, input, changedIds);
+  await writeAudit(tx, input, outcome.changed);
+  if (ENDS_SESSIONS.includes(input.action)) {
+    await tx.deleteFrom('sessions').where('org_id', '=', input.orgId).where('account_sub', 'in', changedIds).execute();
+  }
+  return outcome;
+}
+
+/** Applies an action to users in one transaction (a bulk call, or one batch of a job): one result per id. */
+export async function applyAction(db: Db, input: ActionInput): Promise<UserActionResult[]> {
+  const outcome = await db.transaction().execute((tx) => applyActionInTransaction(tx, input));
+  return outcome.results;
+}
