@@ -1,4 +1,5 @@
-import { auditEventListDocumentSchema, auditEventsPath, errorDocumentSchema, usersPath } from '@users-admin/contract';
+import { errorDocumentSchema, usersPath } from '@users-admin/contract';
+import { auditEventListDocumentSchema, auditEventsPath } from '@users-admin/contract/user-actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORGS } from '../src/db/seed.ts';
 import { actionsOrg, apiCaller } from './support/actions-org.ts';

@@ -1,4 +1,5 @@
-import { bulkResultDocumentSchema, errorDocumentSchema, userDocumentSchema, usersPath } from '@users-admin/contract';
+import { errorDocumentSchema, userDocumentSchema, usersPath } from '@users-admin/contract';
+import { bulkResultDocumentSchema } from '@users-admin/contract/user-actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORGS } from '../src/db/seed.ts';
 import { actionsOrg, apiCaller, expectExactCounts, memberOf } from './support/actions-org.ts';

@@ -4,5 +4,4 @@ export * from './export.ts';
 export * from './preferences.ts';
 export type { RenderPage, ServerRenderModule, ServerRenderRequest } from './server-render.ts';
 export * from './session.ts';
-export * from './user-actions.ts';
 export * from './users.ts';

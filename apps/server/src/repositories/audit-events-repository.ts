@@ -1,4 +1,4 @@
-import type { AuditAction } from '@users-admin/contract';
+import type { AuditAction } from '@users-admin/contract/user-actions';
 import type { Db } from '../db/database.ts';
 import { isUuid } from '../lib/ids.ts';
 

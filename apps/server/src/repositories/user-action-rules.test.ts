@@ -1,4 +1,4 @@
-import { SKIP_REASONS, USER_ACTIONS } from '@users-admin/contract';
+import { SKIP_REASONS, USER_ACTIONS } from '@users-admin/contract/user-actions';
 import { describe, expect, it } from 'vitest';
 import {
   type ActionAsked,

@@ -1,4 +1,5 @@
-import type { SkipReason, UserAction, UserStatus } from '@users-admin/contract';
+import type { UserStatus } from '@users-admin/contract';
+import type { SkipReason, UserAction } from '@users-admin/contract/user-actions';
 
 /** What the rules read of a user the action is aimed at. */
 export interface ActionTarget {

@@ -1,4 +1,4 @@
-import type { SkipReason, UserAction, UserActionResult } from '@users-admin/contract';
+import type { SkipReason, UserAction, UserActionResult } from '@users-admin/contract/user-actions';
 import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';

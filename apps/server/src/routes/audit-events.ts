@@ -1,13 +1,11 @@
+import { errorDocumentSchema, JSON_API_MEDIA_TYPE, userListPathSchema } from '@users-admin/contract';
 import {
   type AuditEvent,
   type AuditEventListDocument,
   auditEventListDocumentSchema,
   auditEventsPath,
   auditEventsQuerySchema,
-  errorDocumentSchema,
-  JSON_API_MEDIA_TYPE,
-  userListPathSchema,
-} from '@users-admin/contract';
+} from '@users-admin/contract/user-actions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';

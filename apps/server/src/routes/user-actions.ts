@@ -1,16 +1,18 @@
 import {
+  errorDocumentSchema,
+  JSON_API_MEDIA_TYPE,
+  userDocumentSchema,
+  userListPathSchema,
+  userPathSchema,
+} from '@users-admin/contract';
+import {
   type BulkResultDocument,
   bulkActionDocumentSchema,
   bulkResultDocumentSchema,
-  errorDocumentSchema,
-  JSON_API_MEDIA_TYPE,
   type UserActionResult,
   type UserPatchDocument,
-  userDocumentSchema,
-  userListPathSchema,
   userPatchDocumentSchema,
-  userPathSchema,
-} from '@users-admin/contract';
+} from '@users-admin/contract/user-actions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
