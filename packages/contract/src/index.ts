@@ -4,4 +4,6 @@ export * from './export.ts';
 export * from './preferences.ts';
 export type { RenderPage, ServerRenderModule, ServerRenderRequest } from './server-render.ts';
 export * from './session.ts';
+export * from './user-action-values.ts';
+export type * from './user-actions.ts';
 export * from './users.ts';

@@ -1,42 +1,21 @@
 import { z } from 'zod';
-import { orgIdSchema, usersPath } from './users.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_PAGE_SIZE_MAX,
+  BULK_IDS_MAX,
+  JOB_STATUSES,
+  SKIP_REASONS,
+  USER_ACTIONS,
+} from './user-action-values.ts';
+import { orgIdSchema } from './users.ts';
 
-/** At most this many users named by id in one bulk call; more, or "all matching", is a job. */
-export const BULK_IDS_MAX = 1000;
-/** Seconds an invitation link stays valid unless INVITATION_TTL says otherwise (7 days). */
-export const INVITATION_TTL_DEFAULT = 604_800;
-/** At most one invitation to a user in this many seconds (429 otherwise). */
-export const INVITATION_INTERVAL_SECONDS = 60;
+// The schemas of the actions on users, jobs and audit events: the server's, and the page's lazily
+// loaded parts'. Not in the package's main entry, which the first render imports: zod would come
+// with them. Their plain values and types are there (user-action-values.ts).
+export * from './user-action-values.ts';
 
-/** What an administrator can do to users, one or many. */
-export const USER_ACTIONS = ['invite', 'set_user_type', 'disable', 'enable', 'remove'] as const;
 export const userActionSchema = z.enum(USER_ACTIONS);
-export type UserAction = z.infer<typeof userActionSchema>;
-
-/**
- * Why an action left a user as they were. Each is also the `code` of the 409 (or 429) a
- * single-user call answers for the same reason.
- */
-export const SKIP_REASONS = [
-  /** An administrator cannot disable, remove or demote themselves. */
-  'self',
-  /** The organisation must keep at least one active System Admin. */
-  'last_system_admin',
-  /** Third-party users are managed by their identity provider: no invitation, disable, enable or removal here. */
-  'third_party',
-  /** An invitation goes only to an inactive or pending user. */
-  'not_invitable',
-  /** Enable applies only to a disabled user. */
-  'not_disabled',
-  /** The user already is what the action asks (a System Admin made System Admin, a disabled user disabled). */
-  'unchanged',
-  /** The user was invited less than INVITATION_INTERVAL_SECONDS ago. */
-  'recently_invited',
-  /** No such user in the organisation (removed meanwhile). */
-  'not_found',
-] as const;
 export const skipReasonSchema = z.enum(SKIP_REASONS);
-export type SkipReason = z.infer<typeof skipReasonSchema>;
 
 /**
  * `PATCH …/users/{id}` (with `If-Match`): the user type and/or the status. Status `disabled`
@@ -127,9 +106,7 @@ export const bulkResultDocumentSchema = z.object({
 });
 export type BulkResultDocument = z.infer<typeof bulkResultDocumentSchema>;
 
-export const JOB_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
 export const jobStatusSchema = z.enum(JOB_STATUSES);
-export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 /** `GET …/jobs/{id}`: an action over every matching user, applied in batches. */
 export const jobDocumentSchema = z.object({
@@ -154,10 +131,7 @@ export const jobDocumentSchema = z.object({
 });
 export type JobDocument = z.infer<typeof jobDocumentSchema>;
 
-/** Audit events are kept per organisation and never changed through the API. */
-export const AUDIT_ACTIONS = [...USER_ACTIONS, 'accept_invitation'] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
-export type AuditAction = z.infer<typeof auditActionSchema>;
 
 export const auditEventSchema = z.object({
   type: z.literal('audit-events'),
@@ -179,7 +153,6 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-export const AUDIT_PAGE_SIZE_MAX = 100;
 export const auditEventsQuerySchema = z.strictObject({
   'page[size]': z.coerce.number().int().min(1).max(AUDIT_PAGE_SIZE_MAX).optional(),
   'page[number]': z.coerce.number().int().min(1).max(10_000).optional(),
@@ -197,11 +170,3 @@ export const auditEventListDocumentSchema = z.object({
 export type AuditEventListDocument = z.infer<typeof auditEventListDocumentSchema>;
 
 export const jobPathSchema = z.strictObject({ org_id: orgIdSchema, id: z.string() });
-
-export const bulkPath = (orgId: string) => `${usersPath(orgId)}/bulk`;
-export const invitationPath = (orgId: string, userId: string) =>
-  `${usersPath(orgId)}/${encodeURIComponent(userId)}/invitation`;
-export const jobPath = (orgId: string, jobId: string) =>
-  `/apis/accounts/api/v3/orgs/${encodeURIComponent(orgId)}/jobs/${encodeURIComponent(jobId)}`;
-export const auditEventsPath = (orgId: string) =>
-  `/apis/accounts/api/v3/orgs/${encodeURIComponent(orgId)}/audit-events`;
