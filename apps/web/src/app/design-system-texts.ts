@@ -15,7 +15,7 @@ export interface DesignSystemTexts {
 }
 
 /** The texts of one language, from its translation file. */
-export function designSystemTexts(translation: LocaleTranslation): DesignSystemTexts {
+export function designSystemTexts(translation: Pick<LocaleTranslation, 'components'>): DesignSystemTexts {
   const { formField, tabs } = translation.components;
   return {
     required: formField.required,

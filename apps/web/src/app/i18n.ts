@@ -5,12 +5,15 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { rememberedLanguage, rememberLanguage } from '../lib/i18n/remembered-language.ts';
 import { retry } from '../lib/retry/retry.ts';
-import en from '../locales/en/translation.json';
+// English's texts but the actions' (`userActions`), which load with the actions (features/users/actions).
+import { auth, common, components, users } from '../locales/en/translation.json';
 import type { LanguageResources } from '../locales/translation-types.ts';
 
 export type { Translation } from '../locales/translation-types.ts';
 
 type LazyLanguage = Exclude<SupportedLocale, 'en'>;
+
+const en = { common, components, users, auth };
 
 /**
  * Translations are bundled (no translation request, SPEC.md §7), each language in its own chunk:

@@ -1,7 +1,7 @@
 import { createTheme, type ThemeOptions } from '@mui/material/styles';
 import { LabelledTabScrollButton } from '../components/tabs/labelled-tab-scroll-button.tsx';
 import { lineClamp, designTokens as tokens } from '../config/design-tokens.ts';
-import en from '../locales/en/translation.json';
+import { components } from '../locales/en/translation.json';
 import { GLOBAL_NAVIGATOR_HEIGHT_VARIABLE } from './app-config.ts';
 import { designSystemTexts } from './design-system-texts.ts';
 
@@ -22,7 +22,7 @@ export const themeOptions: ThemeOptions = {
   spacing: tokens.spacingUnit,
   tokens,
   // English; LocaleThemeProvider puts in the page's language, as it does MUI's own texts.
-  texts: designSystemTexts(en),
+  texts: designSystemTexts({ components }),
   mixins: { toolbar: { minHeight: tokens.header.height } },
   palette: {
     primary: { main: '#1565c0', contrastText: '#ffffff' },
