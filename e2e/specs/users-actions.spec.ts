@@ -7,7 +7,8 @@ beforeAll(() => suite.start());
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
-const ALL_ACTIONS = ['Invite pending users', 'Change user type', 'Remove users'];
+const ACTIONS = ['Change user type', 'Disable users', 'Enable users', 'Remove users'];
+const ALL_ACTIONS = ['Invite pending users', ...ACTIONS];
 const NO_SELECTION = 'Select users before making any actions.';
 
 /**
@@ -35,7 +36,7 @@ describe('bulk actions', () => {
     // The page's clock is moved on by hand: the 5 s are counted exactly, without waiting for them.
     const users = await suite.open({ setup: ({ page }) => page.clock.install() });
     await users.waitForList(1, 25, ACME_TOTAL);
-    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+    expect(await users.actionNames()).toEqual(ACTIONS);
 
     const requestsBefore = users.allRequests.length;
     await users.actionsButton.click();
@@ -88,23 +89,31 @@ describe('bulk actions', () => {
     const pending = await firstSelectable(users, 'Pending');
 
     await users.rowCheckbox(active).click();
-    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+    expect(await users.actionNames()).toEqual(ACTIONS);
     await users.rowCheckbox(pending).click();
     expect(await users.actionNames()).toEqual(ALL_ACTIONS);
     await users.rowCheckbox(pending).click();
-    expect(await users.actionNames()).toEqual(['Change user type', 'Remove users']);
+    expect(await users.actionNames()).toEqual(ACTIONS);
   });
 
-  it('with a selection, each action logs a stub message and makes no network call', async () => {
+  it('with a selection, each action first asks what it will do, and Cancel makes no call', async () => {
     const users = await suite.open();
     await users.waitForList(1, 25, ACME_TOTAL);
     await users.rowCheckbox(await firstSelectable(users, 'Pending')).click();
-    for (const [label, action] of [
-      ['Invite pending users', 'invitePending'],
-      ['Change user type', 'changeUserType'],
-      ['Remove users', 'remove'],
+    for (const [label, question] of [
+      ['Invite pending users', 'Resend the invitation to 1 pending user?'],
+      ['Change user type', 'Change the user type of 1 user?'],
+      ['Disable users', 'Disable 1 user?'],
+      ['Enable users', 'Enable 1 user?'],
+      ['Remove users', 'Remove 1 user?'],
     ] as const) {
-      await expectStubOnly(users, () => users.chooseAction(label), `[stub] bulk action "${action}"`);
+      const requestsBefore = users.allRequests.length;
+      await users.chooseAction(label);
+      const dialog = users.page.getByRole('dialog', { name: question });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(users.callsSince(requestsBefore)).toEqual([]);
     }
     expect(await users.page.getByRole('alert').count()).toBe(0);
     // The selection stays for the next action.

@@ -15,7 +15,7 @@ export const SAME_AS_ENGLISH: Partial<Record<string, readonly string[]>> = {
     'users.export.nameHeader',
   ],
   // "Actions" is French; "Page {{page, number}}" too.
-  fr: ['users.actions.button', 'users.pagination.currentPage'],
+  fr: ['users.actions.button', 'users.pagination.currentPage', 'userActions.sheet.title'],
   // Italian administrators say "Home" for a home page, and "Email".
   it: ['users.breadcrumbs.home', 'users.sheet.fields.email'],
   // "Filters", "Status" and "Platform" are Dutch words.

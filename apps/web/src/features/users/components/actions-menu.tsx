@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
 
-export type BulkAction = 'invitePending' | 'changeUserType' | 'remove';
+export type BulkAction = 'invitePending' | 'changeUserType' | 'disable' | 'enable' | 'remove';
 
 /** How long the no-selection alert stays (SPEC.md §9). */
 export const NO_SELECTION_ALERT_MS = 5000;
@@ -37,7 +37,13 @@ export function ActionsMenu({
 }: ActionsMenuProps) {
   const { t } = useTranslation();
   const [noSelectionAlert, setNoSelectionAlert] = useState(false);
-  const actions: BulkAction[] = [...(canInvitePending ? ['invitePending' as const] : []), 'changeUserType', 'remove'];
+  const actions: BulkAction[] = [
+    ...(canInvitePending ? ['invitePending' as const] : []),
+    'changeUserType',
+    'disable',
+    'enable',
+    'remove',
+  ];
 
   const choose = (action: BulkAction) => {
     onClose();

@@ -24,7 +24,6 @@ import {
   toggleRow,
 } from '../model/selection.ts';
 import { activeFilterCount } from '../model/users-url-query.ts';
-import type { BulkAction } from './actions-menu.tsx';
 import { LoadError, loadMessages, NoResults, NotFound, Unauthorized, UsersPagination } from './first-render-parts.ts';
 import { PageHeader } from './page-header.tsx';
 import { LoadingOverlay } from './users-states.tsx';
@@ -121,13 +120,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
 
   const onToggleRow = useCallback((user: User) => updateSelection((s) => toggleRow(s, user)), [updateSelection]);
   const onTogglePage = useCallback(() => updateSelection((s) => togglePage(s, rows)), [updateSelection, rows]);
-  const onAction = (action: BulkAction) => {
-    const scope =
-      selection.mode === 'all'
-        ? { allMatching: query, except: [...selection.excluded] }
-        : { userIds: [...selection.ids] };
-    console.info(`[stub] bulk action "${action}": no call is made`, scope);
-  };
+  const onActionDone = useCallback(() => updateSelection(() => EMPTY_SELECTION), [updateSelection]);
 
   const from = total === 0 ? 0 : (query.pageNumber - 1) * query.pageSize + 1;
   const to = Math.min(total, query.pageNumber * query.pageSize);
@@ -229,11 +222,12 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
               query={query}
               rows={rows}
               selection={selection}
+              selectionTotal={selectionTotal}
               hasSelection={hasSelection}
               columns={columns}
               onSearch={setSearch}
               onFiltersChange={setFilters}
-              onAction={onAction}
+              onActionDone={onActionDone}
             />
             <Paper
               ref={tableArea}

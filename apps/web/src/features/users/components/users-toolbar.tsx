@@ -1,10 +1,9 @@
 import Box from '@mui/material/Box';
 import { DEFAULT_USER_COLUMNS, type UserColumn, type UserListQuery } from '@users-admin/contract';
 import type { User } from '../api/get-users.ts';
-import { type Selection, selectedRowsOnPage } from '../model/selection.ts';
+import { type Selection, type SelectionTotal, selectedRowsOnPage } from '../model/selection.ts';
 import { activeFilterCount, type UsersFilters } from '../model/users-url-query.ts';
 import { ActionsButton } from './actions-button.tsx';
-import type { BulkAction } from './actions-menu.tsx';
 import { ColumnsButton } from './columns-button.tsx';
 import { ExportButton } from './export-button.tsx';
 import { FilterButton } from './filter-button.tsx';
@@ -16,12 +15,15 @@ export interface UsersToolbarProps {
   /** The rows on screen, for what the selection holds of them. */
   rows: readonly User[];
   selection: Selection;
+  /** What the selection counts against, for the actions' questions. */
+  selectionTotal: SelectionTotal;
   hasSelection: boolean;
   /** The chosen columns; undefined while they load. */
   columns: readonly UserColumn[] | undefined;
   onSearch: (search: string) => void;
   onFiltersChange: (filters: UsersFilters) => void;
-  onAction: (action: BulkAction) => void;
+  /** An action changed users: the selection has served. */
+  onActionDone: () => void;
 }
 
 /** The search box and the buttons above the table: Actions, Filter, Columns and Export. */
@@ -30,11 +32,12 @@ export function UsersToolbar({
   query,
   rows,
   selection,
+  selectionTotal,
   hasSelection,
   columns,
   onSearch,
   onFiltersChange,
-  onAction,
+  onActionDone,
 }: UsersToolbarProps) {
   return (
     <Box
@@ -46,9 +49,11 @@ export function UsersToolbar({
       {/* The buttons do not all fit beside each other on a phone: the last go under the others. */}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1.5 }}>
         <ActionsButton
+          orgId={orgId || undefined}
           hasSelection={hasSelection}
           canInvitePending={selectedRowsOnPage(selection, rows).some((user) => user.status === 'pending')}
-          onAction={onAction}
+          context={{ selection, total: selectionTotal, rows, query }}
+          onDone={onActionDone}
         />
         <FilterButton filters={query} activeCount={activeFilterCount(query)} onChange={onFiltersChange} />
         {orgId && <ColumnsButton orgId={orgId} columns={columns} />}
