@@ -48,6 +48,8 @@ export interface DatabaseOptions {
   onStatement?: ((sql: string) => void) | undefined;
   /** PGlite only: the data folder to start from, as `dumpDataDir()` made it (tests start from a seeded copy). */
   loadDataDir?: Blob | undefined;
+  /** Told each step of the opening as it starts (the start-up's stages). */
+  onStage?: ((name: string) => void) | undefined;
 }
 
 /** How long to wait for a new PostgreSQL connection before answering that the database is unavailable. */
@@ -67,6 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // As the pool's below: a connection PostgreSQL closes while it ends must not end the process.
     migrationPool.on('error', (error) => options.onPoolError?.(error));
     const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
+    options.onStage?.('migrating the database');
     try {
       await migrate(migrator);
     } finally {
@@ -97,8 +100,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  options.onStage?.('opening the embedded database');
   const pglite = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
+  options.onStage?.('migrating the database');
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
   return { db, engine: 'pglite', close: () => db.destroy() };
