@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Compilable, Kysely, type LogEvent, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { upgradeLegacySchema } from './legacy-upgrade.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { readTemplate, saveTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -99,13 +101,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
-  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  options.onStage?.('opening the embedded database');
-  const pglite = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  return openPGlite(options);
+}
+
+/**
+ * Opens PGlite. A new data folder starts from the template of a migrated database when one was kept
+ * (`pglite-template.ts`), and is kept as that template when none was.
+ */
+async function openPGlite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const onDisk = !options.dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(options.dataDir, { recursive: true });
+  const isNew = onDisk && !options.loadDataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
+  const template = isNew ? readTemplate() : undefined;
+  const loadDataDir = options.loadDataDir ?? template;
+  options.onStage?.(isNew && !template ? 'creating the embedded database' : 'opening the embedded database');
+  const pglite = await PGlite.create(options.dataDir, loadDataDir ? { loadDataDir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
   options.onStage?.('migrating the database');
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
+  if (isNew && !template) await saveTemplate(pglite);
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
 
@@ -115,15 +130,16 @@ function statementLog({ onStatement }: DatabaseOptions) {
 
 /**
  * PGlite runs no autovacuum, so nothing else gathers planner statistics or keeps the visibility map
- * that index-only scans rely on. At start-up, a data folder is analysed when a table was never
- * analysed or users exist without column statistics, and the users table is vacuumed when its
- * visibility map was last seen covering less than half of it (a bulk load stopped before its vacuum).
+ * that index-only scans rely on. At start-up, a data folder is analysed when a table holding rows was
+ * never analysed (an empty one still reads as never analysed after it, which analysed every data
+ * folder at every start) or users exist without column statistics, and the users table is vacuumed
+ * when its visibility map was last seen covering less than half of it (a bulk load stopped before its vacuum).
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`
     select exists (
       select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and c.reltuples < 0
+      where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0 and pg_relation_size(c.oid) > 0
     ) or (
       exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
     ) as never,
