@@ -123,7 +123,7 @@ export async function buildApp(
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
-  onStage('loading and warming up the page renderer');
+  onStage('serving the built page');
   await app.register(webAppPlugin, { config });
   return app;
 }
