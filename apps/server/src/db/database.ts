@@ -6,7 +6,7 @@ import pg from 'pg';
 import { upgradeLegacySchema } from './legacy-upgrade.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-import { readTemplate, saveTemplate } from './pglite-template.ts';
+import { copyTemplate, saveTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -112,15 +112,14 @@ async function openPGlite(options: DatabaseOptions): Promise<DatabaseHandle> {
   const onDisk = !options.dataDir.startsWith('memory://');
   if (onDisk) mkdirSync(options.dataDir, { recursive: true });
   const isNew = onDisk && !options.loadDataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
-  const template = isNew ? readTemplate() : undefined;
-  const loadDataDir = options.loadDataDir ?? template;
-  options.onStage?.(isNew && !template ? 'creating the embedded database' : 'opening the embedded database');
-  const pglite = await PGlite.create(options.dataDir, loadDataDir ? { loadDataDir } : {});
+  const fromTemplate = isNew && copyTemplate(options.dataDir);
+  options.onStage?.(isNew && !fromTemplate ? 'creating the embedded database' : 'opening the embedded database');
+  const pglite = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
   options.onStage?.('migrating the database');
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
-  if (isNew && !template) await saveTemplate(pglite);
+  if (isNew && !fromTemplate) await saveTemplate(pglite);
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
 

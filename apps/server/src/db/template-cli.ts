@@ -4,16 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from './database.ts';
-import { readTemplate } from './pglite-template.ts';
+import { hasTemplate } from './pglite-template.ts';
 
-if (readTemplate()) {
+if (hasTemplate()) {
   console.log('The embedded database template is up to date.');
 } else {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-template-'));
   try {
     const database = await openDatabase({ dataDir });
     await database.close();
-    console.log(readTemplate() ? 'Made the embedded database template.' : 'Could not keep the template.');
+    console.log(hasTemplate() ? 'Made the embedded database template.' : 'Could not keep the template.');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
