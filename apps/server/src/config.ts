@@ -73,6 +73,7 @@ const environmentSchema = z.object({
   TRUST_PROXY: trustProxy,
   SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
   SIGN_IN_WINDOW: atLeast(1, 900),
+  STARTUP_TIMEOUT: atLeast(0, 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -136,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     serverRenderModule:
       e.SERVER_RENDERING === 'true' ? path.join(webDist, '..', 'dist-server', 'entry-server.js') : undefined,
     logLevel: e.LOG_LEVEL,
+    /** Seconds a start may take before it gives up and says where it stopped; 0 for no limit. */
+    startUpTimeoutSeconds: e.STARTUP_TIMEOUT,
     /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
     trustProxy: e.TRUST_PROXY,
     /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
