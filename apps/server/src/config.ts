@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AppConfig } from '@users-admin/contract';
+import { type AppConfig, isSupportUrl, SUPPORT_URL_DEFAULT } from '@users-admin/contract';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -70,6 +70,11 @@ const environmentSchema = z.object({
   LAUNCHPAD_URL: urlOrPath,
   MONITORING_SCRIPT_URL: urlOrPath,
   GLOBAL_NAVIGATOR_SCRIPT_URL: urlOrPath,
+  SUPPORT_URL: z
+    .string()
+    .trim()
+    .refine(isSupportUrl, { message: 'expected a mailto: address or an https URL' })
+    .default(SUPPORT_URL_DEFAULT),
   TRUST_PROXY: trustProxy,
   SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
   SIGN_IN_WINDOW: atLeast(1, 900),
@@ -93,6 +98,7 @@ function appConfigFrom(e: z.infer<typeof environmentSchema>): AppConfig {
     ...(e.LAUNCHPAD_URL ? { launchpadUrl: e.LAUNCHPAD_URL } : {}),
     ...(monitoringScriptUrl ? { monitoringScriptUrl } : {}),
     ...(globalNavigatorScriptUrl ? { globalNavigatorScriptUrl } : {}),
+    supportUrl: e.SUPPORT_URL,
   };
 }
 

@@ -27,3 +27,14 @@ it('takes a DATA_DIR that is set from the folder the command runs in', () => {
   expect(loadConfigIn(server, { DATA_DIR: 'elsewhere' }).dataDir).toBe(path.join(server, 'elsewhere'));
   expect(loadConfigIn(server, { DATA_DIR: '/srv/users-admin' }).dataDir).toBe('/srv/users-admin');
 });
+
+it('takes SUPPORT_URL as a mailto: address or an https URL, and refuses anything else', () => {
+  expect(loadConfig({}).app.supportUrl).toBe('mailto:support@platform.example');
+  expect(loadConfig({ SUPPORT_URL: 'mailto:help@acme.example' }).app.supportUrl).toBe('mailto:help@acme.example');
+  expect(loadConfig({ SUPPORT_URL: 'https://support.acme.example/new' }).app.supportUrl).toBe(
+    'https://support.acme.example/new',
+  );
+  for (const refused of ['javascript:alert(1)', 'http://support.acme.example', 'mailto:', 'support@acme.example', '']) {
+    expect(() => loadConfig({ SUPPORT_URL: refused }), refused).toThrow(/SUPPORT_URL: expected a mailto: address/);
+  }
+});

@@ -17,6 +17,7 @@ describe('start-up configuration and the reference micro-frontends', () => {
     expect(await response.json()).toEqual({
       monitoringScriptUrl: '/mfe/monitoring.js',
       globalNavigatorScriptUrl: '/mfe/global-navigator.js',
+      supportUrl: 'mailto:support@platform.example',
     });
   });
 
@@ -94,17 +95,21 @@ describe('the start-up configuration from the environment', () => {
       LAUNCHPAD_URL: '/launchpad',
       MONITORING_SCRIPT_URL: 'https://usage.example/monitoring.js',
       GLOBAL_NAVIGATOR_SCRIPT_URL: '/mfe/other.js',
+      SUPPORT_URL: 'https://support.example/',
     });
     expect(config.app).toEqual({
       homeUrl: 'https://home.eu.platform.example/',
       launchpadUrl: '/launchpad',
       monitoringScriptUrl: 'https://usage.example/monitoring.js',
       globalNavigatorScriptUrl: '/mfe/other.js',
+      supportUrl: 'https://support.example/',
     });
   });
 
   it('turns a script off when its setting is empty', () => {
-    expect(loadConfig({ ...base, MONITORING_SCRIPT_URL: '', GLOBAL_NAVIGATOR_SCRIPT_URL: ' ' }).app).toEqual({});
+    expect(loadConfig({ ...base, MONITORING_SCRIPT_URL: '', GLOBAL_NAVIGATOR_SCRIPT_URL: ' ' }).app).toEqual({
+      supportUrl: 'mailto:support@platform.example',
+    });
   });
 
   it.each(['javascript:alert(1)', '//elsewhere.example/x.js', 'mfe/x.js', 'ftp://example/x.js'])(

@@ -18,5 +18,16 @@ export const appConfigSchema = z.object({
   monitoringScriptUrl: z.string().optional(),
   /** The global navigator micro-frontend script; absent when not configured. */
   globalNavigatorScriptUrl: z.string().optional(),
+  /** Where a disabled user's "Contact support" goes: a `mailto:` or https address. */
+  supportUrl: z.string().optional(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/** Contact support's address when SUPPORT_URL is not set. */
+export const SUPPORT_URL_DEFAULT = 'mailto:support@platform.example';
+
+/** A support address the page opens: `mailto:` with an address, or https. */
+export function isSupportUrl(value: string): boolean {
+  if (/^mailto:[^\s@]+@[^\s@]+$/i.test(value)) return true;
+  return URL.canParse(value) && new URL(value).protocol === 'https:';
+}

@@ -10,7 +10,7 @@ export const FALLBACK_APP_CONFIG: AppConfig = {};
 /** The configuration with the home and launchpad addresses always known. */
 export type ResolvedAppConfig = AppConfig & { homeUrl: string; launchpadUrl: string };
 
-const FIELDS = ['homeUrl', 'launchpadUrl', 'monitoringScriptUrl', 'globalNavigatorScriptUrl'] as const;
+const FIELDS = ['homeUrl', 'launchpadUrl', 'monitoringScriptUrl', 'globalNavigatorScriptUrl', 'supportUrl'] as const;
 
 /** Keeps the known fields that are non-empty strings. (No zod here: it would weigh on the first render.) */
 export function parseAppConfig(value: unknown): AppConfig {
