@@ -34,6 +34,7 @@ export function UsersRoute() {
           onRetrySession={() => void session.refetch()}
           homeUrl={config.homeUrl}
           launchpadUrl={config.launchpadUrl}
+          supportUrl={config.supportUrl}
         />
       </Box>
     </>

@@ -14,7 +14,7 @@ import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { cellClasses as c } from './table-layout.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
-type RowAction = 'resendInvitation' | 'sendInvitation' | 'contactSupport';
+export type RowAction = 'resendInvitation' | 'sendInvitation' | 'contactSupport';
 
 /** The per-row link for each status (SPEC.md §4); active users have none. */
 export const ROW_ACTION_BY_STATUS: Record<UserStatus, RowAction | undefined> = {
@@ -75,6 +75,7 @@ interface UserRowProps {
   texts: RowTexts;
   /** Opens the user's side sheet: their name is a link to it. */
   onOpenUser: (id: string) => void;
+  onRowAction: (user: User, action: RowAction) => void;
 }
 
 /** A plain click opens the sheet in place; a click that asks for a new tab or window is the browser's. */
@@ -117,7 +118,15 @@ function narrowLine(user: User, columns: readonly UserColumn[], texts: RowTexts)
 
 // One row's cells in one place, long as it is: a component per cell would add one to render and
 // hydrate per cell of each of the 25 to 100 rows.
-export const UserRow = memo(function UserRow({ user, columns, selected, onToggle, texts, onOpenUser }: UserRowProps) {
+export const UserRow = memo(function UserRow({
+  user,
+  columns,
+  selected,
+  onToggle,
+  texts,
+  onOpenUser,
+  onRowAction,
+}: UserRowProps) {
   const rowAction = ROW_ACTION_BY_STATUS[user.status];
   const checkboxLabel = texts.selectRow(user.name);
   const dataSource = user.isExternal ? texts.dataSource.thirdParty : texts.dataSource.platform;
@@ -211,7 +220,7 @@ export const UserRow = memo(function UserRow({ user, columns, selected, onToggle
               type="button"
               variant="body2"
               className={c.rowAction}
-              onClick={() => console.info(`[stub] ${rowAction} for user ${user.id} (${user.email}): no call is made`)}
+              onClick={() => onRowAction(user, rowAction)}
             >
               {texts.rowAction[rowAction]}
             </Link>

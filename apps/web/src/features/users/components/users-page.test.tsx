@@ -179,20 +179,6 @@ describe('Users page', () => {
     expect(locationRef.current?.search).toBe('?sort=name');
   });
 
-  it('per-row links only log, and make no call', async () => {
-    const user = userEvent.setup();
-    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
-    renderPage();
-    await screen.findByRole('rowheader', { name: /User 001/ });
-    const callsBefore = requests.length;
-    await user.click(screen.getAllByRole('button', { name: 'Resend invitation' })[0] as HTMLElement);
-    await user.click(screen.getAllByRole('button', { name: 'Send invitation' })[0] as HTMLElement);
-    await user.click(screen.getAllByRole('button', { name: 'Contact support' })[0] as HTMLElement);
-    expect(info).toHaveBeenCalledTimes(3);
-    expect(requests).toHaveLength(callsBefore);
-    info.mockRestore();
-  });
-
   it('selects the page, then all users, and clears the selection', async () => {
     const user = userEvent.setup();
     renderPage();

@@ -11,6 +11,7 @@ import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 import { useUserColumns } from '../api/get-user-columns.ts';
 import { getUsersQueryOptions, type User, useUsers } from '../api/get-users.ts';
 import { isPageBeyondWindow, lastPageInWindow } from '../api/search-window.ts';
+import { useRowActions } from '../hooks/use-row-actions.ts';
 import { useUserSheetUrl } from '../hooks/use-user-sheet-url.ts';
 import { useUsersSelection } from '../hooks/use-users-selection.ts';
 import { useUsersUrlState } from '../hooks/use-users-url-state.ts';
@@ -32,6 +33,11 @@ import { UsersToolbar } from './users-toolbar.tsx';
 
 const UserSheet = lazyPart(() => retryingImport(() => import('./user-sheet.tsx'))().then((module) => module.UserSheet));
 
+// A row's invitation link: the call and its message load on first use.
+const InvitationStatus = lazyPart(() =>
+  retryingImport(() => import('../actions/invitation-status.tsx'))().then((module) => module.InvitationStatus),
+);
+
 // No first render has a selection (a new address clears it): the banner loads apart too.
 const SelectionBanner = lazyPart(() =>
   retryingImport(() => import('./selection-banner.tsx'))().then((module) => module.SelectionBanner),
@@ -46,6 +52,8 @@ export interface UsersPageProps {
   onRetrySession?: () => void;
   homeUrl: string;
   launchpadUrl: string;
+  /** Where Contact support goes (SUPPORT_URL). */
+  supportUrl?: string | undefined;
 }
 
 /**
@@ -53,7 +61,14 @@ export interface UsersPageProps {
  * selection meet: it derives the page's state once and hands each part (header, toolbar, table,
  * footer, sheet, messages) only what it shows; the parts are components of their own.
  */
-export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUrl, launchpadUrl }: UsersPageProps) {
+export function UsersPage({
+  orgId,
+  sessionFailed = false,
+  onRetrySession,
+  homeUrl,
+  launchpadUrl,
+  supportUrl,
+}: UsersPageProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState({
@@ -121,6 +136,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
   const onToggleRow = useCallback((user: User) => updateSelection((s) => toggleRow(s, user)), [updateSelection]);
   const onTogglePage = useCallback(() => updateSelection((s) => togglePage(s, rows)), [updateSelection, rows]);
   const onActionDone = useCallback(() => updateSelection(() => EMPTY_SELECTION), [updateSelection]);
+  const { invitation, onRowAction } = useRowActions(supportUrl);
 
   const from = total === 0 ? 0 : (query.pageNumber - 1) * query.pageSize + 1;
   const to = Math.min(total, query.pageNumber * query.pageSize);
@@ -183,6 +199,7 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
             onTogglePage={onTogglePage}
             onToggleSort={toggleSort}
             onOpenUser={sheet.open}
+            onRowAction={onRowAction}
           />
         </HydrationPart>
         {total > 0 && query.pageNumber <= lastPage && (
@@ -237,6 +254,11 @@ export function UsersPage({ orgId, sessionFailed = false, onRetrySession, homeUr
               <Box aria-busy={loading}>{body}</Box>
               {loading && <LoadingOverlay />}
             </Paper>
+            {invitation && orgId && (
+              <Suspense fallback={null}>
+                <InvitationStatus orgId={orgId} request={invitation} />
+              </Suspense>
+            )}
             {sheetMounted && orgId && (
               <Suspense fallback={null}>
                 <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} />

@@ -26,6 +26,7 @@ const renderTable = (columns: readonly UserColumn[] = DEFAULT_USER_COLUMNS) =>
       onTogglePage={ignore}
       onToggleSort={ignore}
       onOpenUser={ignore}
+      onRowAction={ignore}
     />,
   );
 
@@ -106,6 +107,7 @@ describe('the chosen columns of the users table (issue 29)', () => {
         onTogglePage={ignore}
         onToggleSort={ignore}
         onOpenUser={ignore}
+        onRowAction={ignore}
       />,
     );
     const row = cellsRow('User 004');

@@ -17,7 +17,7 @@ import { isSelected, pageCheckboxState, type Selection } from '../model/selectio
 import { ColumnHeader } from './column-header.tsx';
 import { PAGE_TITLE_ID } from './page-header.tsx';
 import { cellClasses, tableStyles } from './table-layout.ts';
-import { UserRow, useRowTexts } from './user-row.tsx';
+import { type RowAction, UserRow, useRowTexts } from './user-row.tsx';
 
 interface UsersTableProps {
   /** While the next rows load, the shown rows cannot be used (the header and footer still can). */
@@ -32,6 +32,8 @@ interface UsersTableProps {
   onToggleSort: () => void;
   /** Opens a user's side sheet (their name is a link to it). */
   onOpenUser: (id: string) => void;
+  /** A row's link under its status: send or resend the invitation, or contact support. */
+  onRowAction: (user: User, action: RowAction) => void;
 }
 
 interface UsersTableHeadProps {
@@ -111,6 +113,7 @@ export function UsersTable({
   onTogglePage,
   onToggleSort,
   onOpenUser,
+  onRowAction,
 }: UsersTableProps) {
   const rowTexts = useRowTexts();
   // The same object while the number of columns stays: Emotion then has nothing to work out again.
@@ -142,6 +145,7 @@ export function UsersTable({
               onToggle={onToggleRow}
               texts={rowTexts}
               onOpenUser={onOpenUser}
+              onRowAction={onRowAction}
             />
           ))}
         </TableBody>
