@@ -2,9 +2,17 @@ import Alert from '@mui/material/Alert';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Snackbar from '@mui/material/Snackbar';
-import { useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../../../components/lazy-part.ts';
+import { retryingImport } from '../../../lib/retry/retry.ts';
 import { inMainLandmark } from '../../../utils/main-landmark.ts';
+import type { BulkContext } from '../actions/bulk-plan.ts';
+
+// Imported from here, not from the Actions button: the first render then lists none of its chunks.
+const BulkActionFlow = lazyPart(() =>
+  retryingImport(() => import('../actions/bulk-action-flow.tsx'))().then((module) => module.BulkActionFlow),
+);
 
 export type BulkAction = 'invitePending' | 'changeUserType' | 'disable' | 'enable' | 'remove';
 
@@ -18,7 +26,13 @@ interface ActionsMenuProps {
   anchor: HTMLElement | null;
   hasSelection: boolean;
   canInvitePending: boolean;
-  onAction: (action: BulkAction) => void;
+  orgId: string | undefined;
+  /** The selection and the list an action applies to. */
+  context: BulkContext;
+  /** An action changed users: the selection has served. */
+  onDone: () => void;
+  /** Puts focus back on the Actions button once an action's dialog is gone. */
+  returnFocus: () => void;
   onClose: () => void;
 }
 
@@ -32,11 +46,16 @@ export function ActionsMenu({
   anchor,
   hasSelection,
   canInvitePending,
-  onAction,
   onClose,
+  ...flow
 }: ActionsMenuProps) {
   const { t } = useTranslation();
   const [noSelectionAlert, setNoSelectionAlert] = useState(false);
+  // Kept as it was when the action was chosen: the dialog's question stays true.
+  const [chosen, setChosen] = useState<{ action: BulkAction; context: BulkContext }>();
+  // The dialogs' code loads while the menu is open.
+  useEffect(() => void BulkActionFlow.preload(), []);
+  useFocusReturn(chosen !== undefined, flow.returnFocus);
   const actions: BulkAction[] = [
     ...(canInvitePending ? ['invitePending' as const] : []),
     'changeUserType',
@@ -48,7 +67,7 @@ export function ActionsMenu({
   const choose = (action: BulkAction) => {
     onClose();
     if (!hasSelection) setNoSelectionAlert(true);
-    else onAction(action);
+    else setChosen({ action, context: flow.context });
   };
 
   return (
@@ -82,6 +101,29 @@ export function ActionsMenu({
           {t('users.actions.noSelection')}
         </Alert>
       </Snackbar>
+      {chosen && flow.orgId && (
+        <Suspense fallback={null}>
+          <BulkActionFlow
+            orgId={flow.orgId}
+            menuAction={chosen.action}
+            context={chosen.context}
+            onDone={flow.onDone}
+            onClose={() => setChosen(undefined)}
+          />
+        </Suspense>
+      )}
     </>
   );
+}
+
+/** Once a dialog is gone (its focus trap with it), focus goes back to the button: the menu item is gone too. */
+function useFocusReturn(open: boolean, returnFocus: () => void) {
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) wasOpen.current = true;
+    else if (wasOpen.current) {
+      wasOpen.current = false;
+      returnFocus();
+    }
+  }, [open, returnFocus]);
 }

@@ -11,7 +11,7 @@ import type { UserDetails } from '../api/get-user.ts';
 import { avatarInitials } from '../utils/avatar-initials.ts';
 import { revealBidiControls } from '../utils/reveal-bidi-controls.ts';
 import { createTimeFormats, type TimeFormats } from '../utils/time-formats.ts';
-import { ROW_ACTION_BY_STATUS } from './user-row.tsx';
+import { ROW_ACTION_BY_STATUS, type RowAction } from './user-row.tsx';
 
 /** Relative time, with the exact moment in a tooltip that hover and keyboard focus both open. */
 function LastSignIn({ iso, formats }: { iso: string | null; formats: TimeFormats }) {
@@ -53,7 +53,14 @@ function CopyableId({ id }: { id: string }) {
 }
 
 /** The user as the sheet shows them: avatar, e-mail, then each field under its label, in one list as shown. */
-export function UserSheetDetails({ user }: { user: UserDetails }) {
+export function UserSheetDetails({
+  user,
+  onStatusAction,
+}: {
+  user: UserDetails;
+  /** The link under the status: send or resend the invitation, or contact support. */
+  onStatusAction: (action: RowAction) => void;
+}) {
   const { t, i18n } = useTranslation();
   // The same words as the table's time columns.
   const formats = useMemo(() => createTimeFormats(i18n.language), [i18n.language]);
@@ -65,12 +72,7 @@ export function UserSheetDetails({ user }: { user: UserDetails }) {
       <>
         <div>{t(`users.status.${user.status}`)}</div>
         {rowAction && (
-          <Link
-            component="button"
-            type="button"
-            variant="body2"
-            onClick={() => console.info(`[stub] ${rowAction} for user ${user.id} (${user.email}): no call is made`)}
-          >
+          <Link component="button" type="button" variant="body2" onClick={() => onStatusAction(rowAction)}>
             {t(`users.rowActions.${rowAction}`)}
           </Link>
         )}

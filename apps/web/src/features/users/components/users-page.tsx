@@ -261,7 +261,7 @@ export function UsersPage({
             )}
             {sheetMounted && orgId && (
               <Suspense fallback={null}>
-                <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} />
+                <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} supportUrl={supportUrl} />
               </Suspense>
             )}
           </>
