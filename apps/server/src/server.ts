@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
+import { startJobWorker } from './jobs/job-worker.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +31,7 @@ async function main() {
     );
   }
   await app.listen({ host: config.host, port: config.port });
+  const worker = startJobWorker(database.db, { ...config.jobs, log: app.log });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);
@@ -51,7 +53,8 @@ async function main() {
     try {
       // Stops listening, answers 503 to requests arriving on kept-alive connections, waits for the
       // ones in flight, then closes the idle connections.
-      await app.close();
+      // The job worker finishes its batch in flight and gives its job back to whichever instance is next.
+      await Promise.all([app.close(), worker.stop()]);
       // PGlite: a clean shutdown of the embedded PostgreSQL, so the next start needs no recovery.
       await database.close();
       app.log.info('database closed; exiting');
