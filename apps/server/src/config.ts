@@ -73,7 +73,7 @@ const environmentSchema = z.object({
   TRUST_PROXY: trustProxy,
   SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
   SIGN_IN_WINDOW: atLeast(1, 900),
-  JOB_BATCH_SIZE: atLeast(1, 500),
+  JOB_BATCH_SIZE: atLeast(1, 1000),
   JOB_LEASE_SECONDS: atLeast(1, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
