@@ -39,6 +39,8 @@ export default defineConfig({
           root: './e2e',
           include: ['specs/**/*.spec.ts'],
           environment: 'node',
+          // One server for the spec files that only read (Suite.start({ shared: true })).
+          globalSetup: ['./support/shared-server.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           expect: POLL,

@@ -55,6 +55,9 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         // The page's first calls, started from the HTML's head (build/early-calls-script.ts).
         [EARLY_CALLS_ENTRY]: fileURLToPath(new URL('./src/early-calls.ts', import.meta.url)),
       },
+      // The server's build in one file indeed, its lazy parts inlined: the API server then loads one
+      // module instead of dozens at once, which under tsx on Node 20 could hang its start (docs/decisions.md).
+      ...(isSsrBuild ? { output: { codeSplitting: false } } : {}),
       // Building a zod schema has no side effects, so the contract's schemas, which the page does
       // not use, can drop out with zod. `wholeNumber` is the contract's own schema helper.
       treeshake: {

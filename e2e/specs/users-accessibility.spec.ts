@@ -15,7 +15,7 @@ import {
 // The page is usable by keyboard and by assistive technology: reachable and operable controls with a
 // visible focus, named roles, announced results, and no axe-core violation in any state.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -4,7 +4,7 @@ import { Suite, type UsersPage, wireParams } from '../support/users-page.ts';
 // Issue 29: the Data source and Last sign-in filters, through the URL and the Filters dialog, against
 // the real server: the page asks for them and shows exactly the users the API gives for them.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

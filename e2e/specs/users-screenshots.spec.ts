@@ -19,7 +19,7 @@ import {
 // xl 1440 px), saved as e2e/artifacts/users-<state>-<breakpoint>.png for people to look at; each must
 // fit the window's width (no sideways scrolling).
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -3,7 +3,7 @@ import { ACME_TOTAL, BREAKPOINTS, holdListAnswers, Suite, type UsersPage, wirePa
 
 // SPEC.md §2 filter menu and pagination, §4 sort, §5 search rules, §9 paging constants.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -3,7 +3,7 @@ import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §4 "Selection" and §6: third-party users cannot be selected.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -3,7 +3,7 @@ import { ACME_TOTAL, type ApiUser, expectedRow, Suite } from '../support/users-p
 
 // SPEC.md §2 table columns, §3 avatar rule, §4 per-row links: the table shows what the database holds.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -3,7 +3,7 @@ import { ACME_TOTAL, Suite, type UsersPage, wireParams } from '../support/users-
 
 // SPEC.md §2 "URL query parameters": page, pageSize, search, status, isSystemAdmin and sort are the view.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

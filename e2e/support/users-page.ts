@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
@@ -488,14 +488,27 @@ export class Suite {
     return this.server.baseUrl;
   }
 
-  /** `prepare` changes the server's copy of the demo data before the server starts. */
+  /**
+   * `prepare` changes the server's copy of the demo data before the server starts. `shared` uses
+   * the run's shared server (support/shared-server.ts) instead of one of the file's own: for files
+   * that only read, and change nothing others would see (preferences, users, sessions they share).
+   */
   async start({
     env = {},
     prepare,
+    shared = false,
   }: {
     env?: Record<string, string>;
     prepare?: (dataDir: string) => Promise<void>;
+    shared?: boolean;
   } = {}) {
+    if (shared) {
+      const { baseUrl, states } = inject('sharedServer');
+      this.browser = await launchBrowser();
+      this.server = { baseUrl, dataDir: '', output: () => '', stop: async () => {} };
+      this.states = states;
+      return;
+    }
     // The browser starts while the server does; it is waited for only if the template must be made.
     const browser = launchBrowser();
     const [launched, seeded] = await Promise.all([

@@ -37,7 +37,12 @@ import { usersExportRoutes } from './routes/users-export.ts';
  * Builds the server: plugins first, then the identity provider, then the routes. One list of
  * registrations in their order, which reads best in one piece.
  */
-export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  database: DatabaseHandle,
+  onStage: (name: string) => void = () => {},
+): Promise<FastifyInstance> {
+  onStage('building the server');
   const securityHeaders = createSecurityHeaders({
     app: config.app,
     externalIssuer: config.externalIssuer?.issuer,
@@ -61,6 +66,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   app.setSerializerCompiler(serializerCompiler);
 
   const { db } = database;
+  onStage('loading the secrets');
   const secrets = await loadSecrets(db, config.sessionSecret);
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
@@ -72,6 +78,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
     securityHeaders(request.raw, reply.raw);
   });
+  onStage('registering the plugins and routes');
   await app.register(errorHandlerPlugin);
   app.addHook('onRequest', refuseCrossSiteRequests(config.publicUrl));
   // The API's and the page's answers of 1 KB or more, by Accept-Encoding, Brotli at a quality fast enough
@@ -126,6 +133,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);
+  onStage('serving the built page');
   await app.register(webAppPlugin, { config });
   return app;
 }

@@ -75,6 +75,7 @@ const environmentSchema = z.object({
   SIGN_IN_WINDOW: atLeast(1, 900),
   JOB_BATCH_SIZE: atLeast(1, 1000),
   JOB_LEASE_SECONDS: atLeast(1, 30),
+  STARTUP_TIMEOUT: atLeast(0, 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -138,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     serverRenderModule:
       e.SERVER_RENDERING === 'true' ? path.join(webDist, '..', 'dist-server', 'entry-server.js') : undefined,
     logLevel: e.LOG_LEVEL,
+    /** Seconds a start may take before it gives up and says where it stopped; 0 for no limit. */
+    startUpTimeoutSeconds: e.STARTUP_TIMEOUT,
     /** Proxies whose X-Forwarded-* headers are believed (client address, https). */
     trustProxy: e.TRUST_PROXY,
     /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */

@@ -1,9 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
-import { startJobWorker } from './jobs/job-worker.ts';
+import { type JobWorker, startJobWorker } from './jobs/job-worker.ts';
+import { followStartUp, type StartUp } from './start-up.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -11,26 +13,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** Boots the server: configuration, database, demo data, then listen; shuts down on signals. */
 async function main() {
   const config = loadConfig();
-  let reportPoolError = (error: Error) => console.error(`database connection lost: ${error.message}`);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    queryTimeoutMs: config.databaseQueryTimeoutMs,
-    onPoolError: (error) => reportPoolError(error),
-  });
-  if (config.seedDemo && (await seedDemoIfEmpty(database.db))) {
-    console.log('Seeded the demo organisations Acme and Globex.');
-  }
-  const app = await buildApp(config, database);
-  reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
-  const repaired = await repairUserCounts(database.db);
-  if (repaired.length > 0) {
-    app.log.warn(
-      { organisations: repaired },
-      `user counts differed from the users in ${repaired.length} organisation(s): counted again`,
-    );
-  }
-  await app.listen({ host: config.host, port: config.port });
+  const startUp = followStartUp(config.startUpTimeoutSeconds);
+  const { app, database } = await start(config, startUp);
+  const stages = startUp.done();
+  app.log.info({ startUp: stages }, 'started');
   const worker = startJobWorker(database.db, { ...config.jobs, log: app.log });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
@@ -39,7 +25,41 @@ async function main() {
     console.log('Demo sign-in:');
     for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email}  password: ${account.password}`);
   }
+  stopOnSignals(app, database, worker);
+}
 
+/** Every stage of a start up to listening, each told to `startUp`. */
+async function start(config: Config, startUp: StartUp) {
+  let reportPoolError = (error: Error) => console.error(`database connection lost: ${error.message}`);
+  startUp.stage('opening the database');
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    onPoolError: (error) => reportPoolError(error),
+    onStage: startUp.stage,
+  });
+  startUp.stage('seeding the demo data');
+  if (config.seedDemo && (await seedDemoIfEmpty(database.db))) {
+    console.log('Seeded the demo organisations Acme and Globex.');
+  }
+  const app = await buildApp(config, database, startUp.stage);
+  reportPoolError = (error) => app.log.warn({ database: { message: error.message } }, 'database connection lost');
+  startUp.stage('checking the user counts');
+  const repaired = await repairUserCounts(database.db);
+  if (repaired.length > 0) {
+    app.log.warn(
+      { organisations: repaired },
+      `user counts differed from the users in ${repaired.length} organisation(s): counted again`,
+    );
+  }
+  startUp.stage('starting to listen');
+  await app.listen({ host: config.host, port: config.port });
+  return { app, database };
+}
+
+/** SIGINT, SIGTERM: finish the requests and the job batch in flight, close the database, exit. */
+function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, worker: JobWorker) {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

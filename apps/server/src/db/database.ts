@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Compilable, Kysely, type LogEvent, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { upgradeLegacySchema } from './legacy-upgrade.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { copyTemplate, saveTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -48,6 +50,8 @@ export interface DatabaseOptions {
   onStatement?: ((sql: string) => void) | undefined;
   /** PGlite only: the data folder to start from, as `dumpDataDir()` made it (tests start from a seeded copy). */
   loadDataDir?: Blob | undefined;
+  /** Told each step of the opening as it starts (the start-up's stages). */
+  onStage?: ((name: string) => void) | undefined;
 }
 
 /** How long to wait for a new PostgreSQL connection before answering that the database is unavailable. */
@@ -67,6 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // As the pool's below: a connection PostgreSQL closes while it ends must not end the process.
     migrationPool.on('error', (error) => options.onPoolError?.(error));
     const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
+    options.onStage?.('migrating the database');
     try {
       await migrate(migrator);
     } finally {
@@ -96,11 +101,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
-  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  return openPGlite(options);
+}
+
+/**
+ * Opens PGlite. A new data folder starts from the template of a migrated database when one was kept
+ * (`pglite-template.ts`), and is kept as that template when none was.
+ */
+async function openPGlite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const onDisk = !options.dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(options.dataDir, { recursive: true });
+  const isNew = onDisk && !options.loadDataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
+  const fromTemplate = isNew && copyTemplate(options.dataDir);
+  options.onStage?.(isNew && !fromTemplate ? 'creating the embedded database' : 'opening the embedded database');
   const pglite = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...statementLog(options) });
+  options.onStage?.('migrating the database');
   await migrate(db);
   await analyzeIfNeverAnalyzed(db);
+  if (isNew && !fromTemplate) await saveTemplate(pglite);
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
 
@@ -110,15 +129,16 @@ function statementLog({ onStatement }: DatabaseOptions) {
 
 /**
  * PGlite runs no autovacuum, so nothing else gathers planner statistics or keeps the visibility map
- * that index-only scans rely on. At start-up, a data folder is analysed when a table was never
- * analysed or users exist without column statistics, and the users table is vacuumed when its
- * visibility map was last seen covering less than half of it (a bulk load stopped before its vacuum).
+ * that index-only scans rely on. At start-up, a data folder is analysed when a table holding rows was
+ * never analysed (an empty one still reads as never analysed after it, which analysed every data
+ * folder at every start) or users exist without column statistics, and the users table is vacuumed
+ * when its visibility map was last seen covering less than half of it (a bulk load stopped before its vacuum).
  */
 async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   const { rows } = await sql<{ never: boolean; unvacuumed: boolean }>`
     select exists (
       select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and c.reltuples < 0
+      where n.nspname = 'public' and c.relkind = 'r' and c.reltuples < 0 and pg_relation_size(c.oid) > 0
     ) or (
       exists (select 1 from users) and not exists (select 1 from pg_stats where tablename = 'users')
     ) as never,

@@ -115,13 +115,20 @@ export async function webAppPlugin(app: FastifyInstance, options: { config: Conf
     return indexPage;
   };
 
-  const renderer = await loadPageRenderer(serverRenderModule, app.log);
-  const renderPage = renderer?.renderPage;
-  const template = await readIndexPage();
-  if (renderer && template !== undefined) {
-    const warm = await renderer.warmUp(template).catch(() => false);
-    if (!warm) app.log.warn('the page could not be drawn at start-up: the browser may have to draw it');
-  }
+  // Loaded and warmed up beside the start, not before listening: only a signed-in page needs it,
+  // and a request for one that comes sooner waits for it.
+  const renderPageReady = (async () => {
+    const renderer = await loadPageRenderer(serverRenderModule, app.log);
+    const template = await readIndexPage();
+    if (renderer && template !== undefined) {
+      const warm = await renderer.warmUp(template).catch(() => false);
+      if (!warm) app.log.warn('the page could not be drawn at start-up: the browser may have to draw it');
+    }
+    return renderer?.renderPage;
+  })().catch((error: unknown) => {
+    app.log.error({ err: error }, 'the page is drawn by the browser alone: its server build could not be prepared');
+    return undefined;
+  });
 
   app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
@@ -138,7 +145,8 @@ export async function webAppPlugin(app: FastifyInstance, options: { config: Conf
     const html = await readIndexPage();
     if (html === undefined) return reply.callNotFound();
     reply.type('text/html; charset=utf-8');
-    if (renderPage && url === '/') {
+    const renderPage = url === '/' ? await renderPageReady : undefined;
+    if (renderPage) {
       const drawn = await drawPage(renderPage, request, html);
       // It holds the organisation's users: no cache keeps it.
       if (drawn !== undefined) return reply.header('cache-control', 'no-store').send(drawn);
