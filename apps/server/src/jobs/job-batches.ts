@@ -12,6 +12,8 @@ const MAX_ATTEMPTS = 5;
 export type JobKey = Pick<JobRow, 'org_id' | 'id'>;
 export type BatchStep = 'more' | 'finished' | 'lost';
 
+const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
+  eb.and([eb('org_id', '=', job.org_id), eb('id', '=', job.id)]);
 const leaseUntil = (seconds: number) => sql<Date>`now() + ${seconds} * interval '1 second'`;
 const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) =>
   eb.and([
@@ -30,8 +32,7 @@ export async function claimJob(db: Db, owner: string, leaseSeconds: number): Pro
     order by "created_at" limit 10`.execute(db);
   for (const candidate of candidates) {
     const claimed = await db.transaction().execute(async (tx) => {
-      const key = (eb: ExpressionBuilder<Database, 'jobs'>) =>
-        eb.and([eb('org_id', '=', candidate.org_id), eb('id', '=', candidate.id)]);
+      const key = keyOf(candidate);
       const found = await tx
         .selectFrom('jobs')
         .select('attempts')
@@ -64,8 +65,7 @@ export async function releaseJob(db: Db, job: JobKey, owner: string): Promise<vo
   await db
     .updateTable('jobs')
     .set({ lease_owner: null, lease_expires_at: null })
-    .where('org_id', '=', job.org_id)
-    .where('id', '=', job.id)
+    .where(keyOf(job))
     .where('lease_owner', '=', owner)
     .execute();
 }
@@ -93,13 +93,7 @@ function nextUsers(tx: Db, job: JobRow, batchSize: number) {
  */
 export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSize: number; leaseSeconds: number }) {
   return db.transaction().execute(async (tx): Promise<BatchStep> => {
-    const job = await tx
-      .selectFrom('jobs')
-      .selectAll()
-      .where('org_id', '=', key.org_id)
-      .where('id', '=', key.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const job = await tx.selectFrom('jobs').selectAll().where(keyOf(key)).forUpdate().executeTakeFirst();
     // Cancelled, or taken over after this instance's lease ran out.
     if (job?.status !== 'running' || job.lease_owner !== owner) return 'lost';
     const users = await nextUsers(tx, job, options.batchSize);
@@ -144,8 +138,7 @@ export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSiz
         lease_expires_at: finished ? null : leaseUntil(options.leaseSeconds),
         ...(finished ? { status: 'done' as const, finished_at: sql<Date>`now()`, lease_owner: null } : {}),
       }))
-      .where('org_id', '=', job.org_id)
-      .where('id', '=', job.id)
+      .where(keyOf(job))
       .execute();
     return finished ? 'finished' : 'more';
   });

@@ -15,36 +15,27 @@ import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 import { neutraliseFormula } from './users-export.ts';
 
 const JOB_PATH = '/apis/accounts/api/v3/orgs/:org_id/jobs/:id';
-const jobErrors = { ...adminErrors, 404: errorDocumentSchema };
+const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
 
-/** A job as its JSON:API resource. */
-export function toJobDocument(job: JobRow): JobDocument {
+/** Sends a job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
+function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
+  if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
+  const { action, is_system_admin, total, processed, done, skipped } = job;
   const self = jobPath(job.org_id, job.id);
-  return {
+  const document: JobDocument = {
     data: {
       type: 'jobs',
       id: job.id,
       attributes: {
-        action: job.action,
-        is_system_admin: job.is_system_admin,
-        status: job.status,
-        total: job.total,
-        processed: job.processed,
-        done: job.done,
-        skipped: job.skipped,
+        ...{ action, is_system_admin, status: job.status, total, processed, done, skipped },
         created_at: job.created_at.toISOString(),
         finished_at: job.finished_at?.toISOString() ?? null,
       },
       links: { self, results: `${self}/results` },
     },
   };
-}
-
-/** Sends a job, or 404: an id of no job of this organisation, whoever's it is, answers alike. */
-export function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
-  if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   reply.code(status).header('cache-control', 'private, no-store');
-  return reply.type(JSON_API_MEDIA_TYPE).send(toJobDocument(job));
+  return reply.type(JSON_API_MEDIA_TYPE).send(document);
 }
 
 /** `POST …/users/bulk` with `filter`: a job over every matching user, answered 202 with its `Location`. */
@@ -70,44 +61,50 @@ export async function queueJob(
   return sendJob(reply, job, 202);
 }
 
+/** A job's results as CSV, streamed batch by batch. */
+function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow) {
+  const rows = async function* () {
+    for await (const batch of jobs.results(job.org_id, job.id)) {
+      for (const { user_id, name, email, result, reason } of batch) {
+        yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
+      }
+    }
+  };
+  const csv = stringify({ bom: true, header: true, columns: RESULT_COLUMNS, cast: { string: neutraliseFormula } });
+  pipeline(Readable.from(rows()), csv).catch((error: unknown) =>
+    (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
+      ? request.log.info('job results cancelled')
+      : request.log.error({ err: error }, 'job results failed'),
+  );
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="job-${job.id}-results.csv"`)
+    .header('cache-control', 'private, no-store')
+    .send(csv as unknown as string); // A stream, sent as it is: the schema only describes it.
+}
+
 /** `GET` and `DELETE …/jobs/{id}` and `GET …/jobs/{id}/results`: an organisation's jobs, for its System Admins. */
-export async function jobsRoutes(
-  app: FastifyInstance,
-  { sessions, jobs }: { sessions: SessionStore; jobs: JobsRepository },
-) {
+export async function jobsRoutes(app: FastifyInstance, options: { sessions: SessionStore; jobs: JobsRepository }) {
+  const { jobs } = options;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...jobErrors } };
+  const onRequest = requireSession(options.sessions);
+  const errors = { ...adminErrors, 404: errorDocumentSchema };
+  const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...errors } };
+  const status = 'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.';
 
   typed.get(
     JOB_PATH,
-    {
-      schema: {
-        ...schema,
-        summary: 'Follow a job',
-        description:
-          'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.',
-      },
-      onRequest: requireSession(sessions),
-    },
+    { schema: { ...schema, summary: 'Follow a job', description: status }, onRequest },
     async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      assertAdminOf(request, orgId);
-      return sendJob(reply, await jobs.find(orgId, id));
+      assertAdminOf(request, request.params.org_id);
+      return sendJob(reply, await jobs.find(request.params.org_id, request.params.id));
     },
   );
 
+  const cancelling = 'A queued or running job stops after its batch in flight; a finished one is left as it is. ';
   typed.delete(
     JOB_PATH,
-    {
-      schema: {
-        ...schema,
-        summary: 'Cancel a job',
-        description:
-          'A queued or running job stops after the batch in flight, whose changes stay; answers the job as it then ' +
-          'stands. A finished job is left as it is.',
-      },
-      onRequest: requireSession(sessions),
-    },
+    { schema: { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` }, onRequest },
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
       assertAdminOf(request, orgId);
@@ -117,43 +114,25 @@ export async function jobsRoutes(
     },
   );
 
+  const csv = z.string().describe('text/csv; charset=utf-8');
+  const described = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
   typed.get(
     `${JOB_PATH}/results`,
     {
       schema: {
-        tags: ['users'],
-        params: jobPathSchema,
+        ...schema,
         summary: "A job's results as CSV",
-        description: 'One row per user processed so far, in id order: user_id, name, email, result, reason, detail.',
-        response: { 200: z.string().describe('text/csv; charset=utf-8'), ...jobErrors },
+        description: described,
+        response: { 200: csv, ...errors },
       },
-      onRequest: requireSession(sessions),
+      onRequest,
     },
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
       assertAdminOf(request, orgId);
       const job = await jobs.find(orgId, id);
       if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
-      const rows = async function* () {
-        for await (const batch of jobs.results(orgId, id)) {
-          for (const row of batch) {
-            const detail = row.reason ? reasonInWords(row.reason, job.action) : '';
-            yield [row.user_id, row.name, row.email, row.result, row.reason ?? '', detail];
-          }
-        }
-      };
-      const columns = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
-      const csv = stringify({ bom: true, header: true, columns, cast: { string: neutraliseFormula } });
-      pipeline(Readable.from(rows()), csv).catch((error: unknown) =>
-        (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
-          ? request.log.info('job results cancelled')
-          : request.log.error({ err: error }, 'job results failed'),
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="job-${job.id}-results.csv"`)
-        .header('cache-control', 'private, no-store')
-        .send(csv as unknown as string); // A stream, sent as it is: the schema only describes it.
+      return sendResults(request, reply, jobs, job);
     },
   );
 }
