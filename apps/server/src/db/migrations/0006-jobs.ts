@@ -13,7 +13,8 @@ create table jobs (
   is_system_admin boolean,
   -- The list's query string the administrator confirmed, without paging and sort.
   filter text not null,
-  actor_id uuid not null,
+  -- The session's subject, as audit events take it.
+  actor_id text not null,
   request_id text,
   status text not null default 'queued',
   total integer not null,
