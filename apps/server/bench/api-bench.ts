@@ -15,6 +15,7 @@ import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.t
 import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
+import { benchActions } from './actions-bench.ts';
 import { measureExport } from './export-bench.ts';
 import { randomQueries } from './random-queries.ts';
 import { markdown } from './results-markdown.ts';
@@ -78,7 +79,7 @@ function get(url: string, cookie: string): Promise<{ status: number; body: strin
 }
 
 /** What each step of an engine's run needs: how to ask the API, and where a missed budget goes. */
-interface Run {
+export interface Run {
   engine: 'pglite' | 'postgres';
   cookie: string;
   url(query: UserListQuery): string;
@@ -250,9 +251,22 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   const writes = await benchWrites(run, database.db, orgId);
   const exported = await benchExport(run, config.publicUrl, orgId);
   const firstPageRps = await measureFirstPageLoad(run);
+  const actions = await benchActions(run, config.publicUrl, config.jobs, database.db, orgId);
   await app.close();
   await database.close();
-  return { engine, seedSeconds, shapes, random, slowest, exactTotal, writes, exported, firstPageRps, violations };
+  return {
+    engine,
+    seedSeconds,
+    shapes,
+    random,
+    slowest,
+    exactTotal,
+    writes,
+    exported,
+    firstPageRps,
+    actions,
+    violations,
+  };
 }
 
 export type EngineResult = Awaited<ReturnType<typeof benchEngine>>;

@@ -38,6 +38,15 @@ export function markdown(results: EngineResult[], users: number, runs: number): 
     'CSV export of every user (s) / heap growth (MB)',
     (r) => `${r.exported.seconds.toFixed(1)} / ${r.exported.heapGrowthMegabytes.toFixed(0)}`,
   );
+  row(
+    'single-user change p50 / p99 (ms)',
+    (r) => `${ms(r.actions.singleChange.p50)} / ${ms(r.actions.singleChange.p99)}`,
+  );
+  row(
+    'job over the inactive users: users / s / heap growth (MB)',
+    (r) =>
+      `${r.actions.job.users.toLocaleString('en')} / ${r.actions.job.seconds.toFixed(1)} / ${r.actions.job.heapGrowthMegabytes.toFixed(0)}`,
+  );
   for (const result of results) {
     lines.push('', `**${result.engine}**`, '', '| shape | total | p50 ms | p99 ms |', '|---|---:|---:|---:|');
     for (const s of result.shapes)

@@ -78,6 +78,8 @@ const environmentSchema = z.object({
   TRUST_PROXY: trustProxy,
   SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
   SIGN_IN_WINDOW: atLeast(1, 900),
+  JOB_BATCH_SIZE: atLeast(1, 1000),
+  JOB_LEASE_SECONDS: atLeast(1, 30),
   STARTUP_TIMEOUT: atLeast(0, 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -149,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: e.TRUST_PROXY,
     /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
     signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },
+    /** Users per batch of a job (one transaction); how long a job stays with an instance that stopped answering. */
+    jobs: { batchSize: e.JOB_BATCH_SIZE, leaseSeconds: e.JOB_LEASE_SECONDS },
     /** What the page is told at start-up (SPEC.md §2, §7). */
     app: appConfigFrom(e),
   };

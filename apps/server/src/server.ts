@@ -4,6 +4,7 @@ import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
+import { type JobWorker, startJobWorker } from './jobs/job-worker.ts';
 import { followStartUp, type StartUp } from './start-up.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
@@ -16,6 +17,7 @@ async function main() {
   const { app, database } = await start(config, startUp);
   const stages = startUp.done();
   app.log.info({ startUp: stages }, 'started');
+  const worker = startJobWorker(database.db, { ...config.jobs, log: app.log });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);
@@ -23,7 +25,7 @@ async function main() {
     console.log('Demo sign-in:');
     for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email}  password: ${account.password}`);
   }
-  stopOnSignals(app, database);
+  stopOnSignals(app, database, worker);
 }
 
 /** Every stage of a start up to listening, each told to `startUp`. */
@@ -56,8 +58,8 @@ async function start(config: Config, startUp: StartUp) {
   return { app, database };
 }
 
-/** SIGINT, SIGTERM: finish the requests in flight, close the database, exit. */
-function stopOnSignals(app: FastifyInstance, database: DatabaseHandle) {
+/** SIGINT, SIGTERM: finish the requests and the job batch in flight, close the database, exit. */
+function stopOnSignals(app: FastifyInstance, database: DatabaseHandle, worker: JobWorker) {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -71,7 +73,8 @@ function stopOnSignals(app: FastifyInstance, database: DatabaseHandle) {
     try {
       // Stops listening, answers 503 to requests arriving on kept-alive connections, waits for the
       // ones in flight, then closes the idle connections.
-      await app.close();
+      // The job worker finishes its batch in flight and gives its job back to whichever instance is next.
+      await Promise.all([app.close(), worker.stop()]);
       // PGlite: a clean shutdown of the embedded PostgreSQL, so the next start needs no recovery.
       await database.close();
       app.log.info('database closed; exiting');

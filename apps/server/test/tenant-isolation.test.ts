@@ -119,7 +119,9 @@ describe('tenant isolation', () => {
     // Lookups that come before any organisation is known: a session by its id (and the sweep of
     // expired ones), a person's memberships in every organisation at sign-in. And the search's GIN
     // index, whose candidates are filtered by organisation, bounded by the table's parts (next test).
+    // And the job workers' look for unfinished jobs of every organisation.
     expect(notLedByOrg).toEqual([
+      'jobs_unfinished_idx',
       'sessions_expires_idx',
       'sessions_pkey',
       'users_account_idx',

@@ -10,6 +10,7 @@ describe('statements keyed by one organisation (what lets Citus route them to on
     'select "u"."id" from (select "id" from "users" where "org_id" = $1 offset $2 limit $3) as "page" inner join "users" as "u" on "u"."org_id" = $4 and "u"."id" = "page"."id"',
     'select "claims" from "sessions" where "id" = $1',
     'select "organizations"."name" from "users" inner join "organizations" on "organizations"."id" = "users"."org_id" where "users"."org_id" = $1',
+    `select "org_id", "id" from "jobs" where "status" in ('queued', 'running') and ("lease_expires_at" is null or "lease_expires_at" < now()) order by "created_at" limit 10`,
   ])('passes %s', (statement) => {
     expect(unroutedBecause(statement)).toBeUndefined();
   });
@@ -21,6 +22,9 @@ describe('statements keyed by one organisation (what lets Citus route them to on
     'select coalesce(sum(n), 0) as "n" from "user_counts" where "status" = $1',
     'select "id" from "organizations" where "slug" = $1',
     'select "organizations"."name" from "users" inner join "organizations" on "organizations"."id" = "users"."org_id" where "users"."email" = $1',
+    `select "org_id", "id" from "jobs" where "status" in ('queued', 'running') order by "created_at" limit 10`,
+    'update "jobs" set "status" = $1 where "id" = $2',
+    'select "user_id" from "job_results" where "job_id" = $1',
   ])('refuses %s', (statement) => {
     expect(unroutedBecause(statement)).toBeDefined();
   });

@@ -1,4 +1,5 @@
 import type { UserStatus } from '@users-admin/contract';
+import type { JobStatus, SkipReason, UserAction } from '@users-admin/contract/user-actions';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Table types of the database, kept in step with the migrations in ./migrations. */
@@ -14,6 +15,8 @@ export interface Database {
   sign_in_attempts: SignInAttemptsTable;
   preferences: PreferencesTable;
   audit_events: AuditEventsTable;
+  jobs: JobsTable;
+  job_results: JobResultsTable;
 }
 
 /** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */
@@ -136,4 +139,39 @@ export interface AuditEventsTable {
   request_id: string | null;
   job_id: string | null;
   created_at: CreatedAt;
+}
+
+/** An action over every user matching a filter, applied in batches (0006). Keyed by (org_id, id). */
+export interface JobsTable {
+  org_id: string;
+  id: string;
+  action: UserAction;
+  is_system_admin: boolean | null;
+  filter: string;
+  actor_id: string;
+  request_id: string | null;
+  status: Generated<JobStatus>;
+  total: number;
+  processed: Generated<number>;
+  done: Generated<number>;
+  /** Users skipped so far, by reason, as JSON. */
+  skipped: ColumnType<Partial<Record<SkipReason, number>>, never, string>;
+  after_id: string | null;
+  lease_owner: string | null;
+  lease_expires_at: ColumnType<Date | null, never, Date | null>;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  finished_at: ColumnType<Date | null, never, Date | null>;
+}
+export type JobRow = Selectable<JobsTable>;
+
+/** One user's result in a job, for its CSV. Keyed by (org_id, job_id, user_id). */
+export interface JobResultsTable {
+  org_id: string;
+  job_id: string;
+  user_id: string;
+  name: string;
+  email: string;
+  result: 'done' | 'skipped';
+  reason: SkipReason | null;
 }

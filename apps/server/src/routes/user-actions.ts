@@ -9,6 +9,7 @@ import {
   type BulkResultDocument,
   bulkActionDocumentSchema,
   bulkResultDocumentSchema,
+  jobDocumentSchema,
   type UserActionResult,
   type UserPatchDocument,
   userPatchDocumentSchema,
@@ -19,6 +20,7 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
+import type { JobsRepository } from '../repositories/jobs-repository.ts';
 import type { ActionAsked } from '../repositories/user-action-rules.ts';
 import {
   type ActionInput,
@@ -28,6 +30,7 @@ import {
 } from '../repositories/user-actions-repository.ts';
 import type { UsersRepository } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
+import { queueJob } from './jobs.ts';
 import { entityTag, toResource } from './users.ts';
 
 const USER_PATH = '/apis/accounts/api/v3/orgs/:org_id/users/:id';
@@ -108,7 +111,7 @@ async function changeOneUser(db: Db, request: FastifyRequest, base: Omit<ActionI
  */
 export async function userActionsRoutes(
   app: FastifyInstance,
-  { db, sessions, users }: { db: Db; sessions: SessionStore; users: UsersRepository },
+  { db, sessions, users, jobs }: { db: Db; sessions: SessionStore; users: UsersRepository; jobs: JobsRepository },
 ) {
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
@@ -182,15 +185,16 @@ export async function userActionsRoutes(
     '/apis/accounts/api/v3/orgs/:org_id/users/bulk',
     {
       schema: {
-        summary: 'Apply an action to users named by id',
+        summary: 'Apply an action to users named by id, or to every matching user',
         description:
           'set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
           'transaction: one result per user, done or skipped with a reason code and words. Users the action does not ' +
-          'fit are skipped, never the whole call.',
+          "fit are skipped, never the whole call. With filter (the list's query string) instead: a job over every " +
+          'matching user, answered 202 with its Location (GET …/jobs/{id}).',
         tags: ['users'],
         params: userListPathSchema,
         body: bulkActionDocumentSchema,
-        response: { 200: bulkResultDocumentSchema, 400: errorDocumentSchema, ...adminErrors },
+        response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: errorDocumentSchema, ...adminErrors },
       },
       onRequest: requireSession(sessions),
     },
@@ -198,7 +202,10 @@ export async function userActionsRoutes(
       const orgId = request.params.org_id;
       const actorId = assertAdminOf(request, orgId);
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
-      if (action === 'invite' || filter !== undefined || !ids) throw notYet(action === 'invite' ? 'action' : 'filter');
+      if (filter !== undefined && action !== 'invite') {
+        return queueJob(request, reply, jobs, { orgId, actorId, action, isSystemAdmin, filter });
+      }
+      if (action === 'invite' || !ids) throw invitationsNotYet();
       const results = await applyAction(db, {
         orgId,
         actor: { id: actorId },
@@ -218,11 +225,8 @@ export async function userActionsRoutes(
   );
 }
 
-/** Invitations and actions over every matching user are not offered by this server yet. */
-function notYet(parameter: 'action' | 'filter') {
-  const detail =
-    parameter === 'action'
-      ? 'Invitations cannot be sent in bulk yet.'
-      : 'An action over every matching user (filter) is not available yet: name the users by ids.';
-  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter } });
+/** Invitations are not offered by this server yet. */
+function invitationsNotYet() {
+  const detail = 'Invitations cannot be sent in bulk yet.';
+  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter: 'action' } });
 }

@@ -15,6 +15,8 @@ export const TENANT_TABLES: Readonly<Record<string, string>> = {
   sign_in_counts: 'org_id',
   preferences: 'org_id',
   audit_events: 'org_id',
+  jobs: 'org_id',
+  job_results: 'org_id',
 };
 
 /**
@@ -29,6 +31,12 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
   {
     pattern: /where "users"\."status" = \$\d+ and "users"\."id" = \$\d+$/,
     why: "the embedded identity provider's account lookup by OpenID subject (a user's id), which names no organisation",
+  },
+  {
+    // The whole statement: a claim (keyed) follows each job it finds.
+    pattern:
+      /^select "org_id", "id" from "jobs"\s+where "status" in \('queued', 'running'\) and \("lease_expires_at" is null or "lease_expires_at" < now\(\)\)\s+order by "created_at" limit 10$/,
+    why: 'the job worker: the unfinished jobs no live instance holds, of every organisation',
   },
 ];
 
@@ -84,6 +92,10 @@ export function statementRecorder(dir: string) {
   return {
     onStatement(sql: string) {
       if (answering.getStore()) appendFileSync(file, `${JSON.stringify(sql)}\n`);
+    },
+    /** Runs `start` marked as answering: what it starts (the job worker) is recorded too. */
+    recording<T>(start: () => T): T {
+      return answering.run(true, start);
     },
     /** Marks everything that answering each request of `server` runs, as the first thing it does. */
     watch(server: Server) {

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
+import { startJobWorker } from '../../src/jobs/job-worker.ts';
 import { demoTemplate } from './demo-template.ts';
 import { statementRecorder } from './tenant-keys.ts';
 
@@ -63,12 +64,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const app = await buildApp(config, database);
   recorder?.watch(app.server);
   await app.listen({ host: '127.0.0.1', port });
+  // The worker's statements are checked as the requests' are.
+  const start = () => startJobWorker(database.db, { ...config.jobs, log: app.log });
+  const worker = recorder ? recorder.recording(start) : start();
   return {
     app,
     database,
     baseUrl: config.publicUrl,
     async close() {
-      const closed = app.close();
+      const closed = Promise.all([app.close(), worker.stop()]);
       // A test that did not read an answer's body (the page's HTML, 26 KB with its styles) leaves
       // its connection busy, and a graceful close would wait for it forever: the tests are over.
       app.server.closeAllConnections();

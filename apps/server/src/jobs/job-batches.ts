@@ -1,0 +1,145 @@
+import type { SkipReason } from '@users-admin/contract/user-actions';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database, JobRow } from '../db/schema.ts';
+import { jobQuery } from '../repositories/jobs-repository.ts';
+import { applyActionInTransaction } from '../repositories/user-actions-repository.ts';
+import { lastSignInRanges, matchingUsers } from '../repositories/user-conditions.ts';
+
+/** Claims since the last committed batch after which a job stops as failed, not tried again. */
+const MAX_ATTEMPTS = 5;
+
+export type JobKey = Pick<JobRow, 'org_id' | 'id'>;
+export type BatchStep = 'more' | 'finished' | 'lost';
+
+const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
+  eb.and([eb('org_id', '=', job.org_id), eb('id', '=', job.id)]);
+const leaseUntil = (seconds: number) => sql<Date>`now() + ${seconds} * interval '1 second'`;
+const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) =>
+  eb.and([
+    eb('status', 'in', ['queued', 'running']),
+    eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', sql<Date>`now()`)]),
+  ]);
+
+/**
+ * Takes the oldest job no live instance holds, under a lease: its row is locked `skip locked`, so
+ * instances claiming at once never wait for nor take the same job. Finding one is the statement
+ * that names no organisation (README, Scale-out); the claim itself is keyed.
+ */
+export async function claimJob(db: Db, owner: string, leaseSeconds: number): Promise<JobRow | undefined> {
+  const { rows: candidates } = await sql<JobKey>`select "org_id", "id" from "jobs"
+    where "status" in ('queued', 'running') and ("lease_expires_at" is null or "lease_expires_at" < now())
+    order by "created_at" limit 10`.execute(db);
+  for (const candidate of candidates) {
+    const claimed = await db.transaction().execute(async (tx) => {
+      const key = keyOf(candidate);
+      const found = await tx
+        .selectFrom('jobs')
+        .select('attempts')
+        .where(key)
+        .where(claimable)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!found) return undefined;
+      const failed = found.attempts >= MAX_ATTEMPTS;
+      return tx
+        .updateTable('jobs')
+        .set(
+          failed
+            ? { status: 'failed', finished_at: sql<Date>`now()`, lease_owner: null, lease_expires_at: null }
+            : { status: 'running', lease_owner: owner, lease_expires_at: leaseUntil(leaseSeconds) },
+        )
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where(key)
+        .returningAll()
+        .executeTakeFirst();
+    });
+    if (claimed) return claimed;
+  }
+  return undefined;
+}
+
+/** Gives a job back at a clean stop, so that another instance takes it at once. */
+export async function releaseJob(db: Db, job: JobKey, owner: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where(keyOf(job))
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** The next users of a job: matching its filter, there when it was made, after its last batch, by id. */
+function nextUsers(tx: Db, job: JobRow, batchSize: number) {
+  const parsed = jobQuery(job.filter);
+  if ('error' in parsed) throw new Error(`job ${job.id}: ${parsed.error}`);
+  const { query } = parsed;
+  // Last sign-in is counted back from when the job was made, not from each batch.
+  const ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, job.created_at.getTime()) : [];
+  return matchingUsers(tx, job.org_id, query, false, ranges)
+    .where('created_at', '<=', job.created_at)
+    .$if(job.after_id !== null, (select) => select.where('id', '>', job.after_id as string))
+    .select(['id', 'name', 'email'])
+    .orderBy('id')
+    .limit(batchSize)
+    .execute();
+}
+
+/**
+ * One batch in one transaction: the job's row locked (a cancel waits for it, and a second instance
+ * cannot run the same batch), the action on the next users with its audit events, their results,
+ * and the job's cursor and counts. A crash loses the batch whole; the next starts after the last.
+ */
+export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSize: number; leaseSeconds: number }) {
+  return db.transaction().execute(async (tx): Promise<BatchStep> => {
+    const job = await tx.selectFrom('jobs').selectAll().where(keyOf(key)).forUpdate().executeTakeFirst();
+    // Cancelled, or taken over after this instance's lease ran out.
+    if (job?.status !== 'running' || job.lease_owner !== owner) return 'lost';
+    const users = await nextUsers(tx, job, options.batchSize);
+    const { results } = await applyActionInTransaction(tx, {
+      orgId: job.org_id,
+      actor: { id: job.actor_id },
+      action: job.action,
+      isSystemAdmin: job.is_system_admin ?? undefined,
+      ids: users.map((user) => user.id),
+      requestId: job.request_id,
+      jobId: job.id,
+    });
+    const skipped: Partial<Record<SkipReason, number>> = { ...job.skipped };
+    for (const { reason } of results) if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
+    const byId = new Map(users.map((user) => [user.id, user]));
+    if (results.length > 0) {
+      await tx
+        .insertInto('job_results')
+        .values(
+          results.map(({ id, result, reason }) => ({
+            org_id: job.org_id,
+            job_id: job.id,
+            user_id: id,
+            name: byId.get(id)?.name ?? '',
+            email: byId.get(id)?.email ?? '',
+            result,
+            reason: reason ?? null,
+          })),
+        )
+        .execute();
+    }
+    const finished = users.length < options.batchSize;
+    const done = results.filter((result) => result.result === 'done').length;
+    await tx
+      .updateTable('jobs')
+      .set((eb) => ({
+        after_id: users.at(-1)?.id ?? job.after_id,
+        processed: eb('processed', '+', results.length),
+        done: eb('done', '+', done),
+        skipped: JSON.stringify(skipped),
+        attempts: 0,
+        lease_expires_at: finished ? null : leaseUntil(options.leaseSeconds),
+        ...(finished ? { status: 'done' as const, finished_at: sql<Date>`now()`, lease_owner: null } : {}),
+      }))
+      .where(keyOf(job))
+      .execute();
+    return finished ? 'finished' : 'more';
+  });
+}

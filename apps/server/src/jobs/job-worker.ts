@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { claimJob, releaseJob, runBatch } from './job-batches.ts';
+
+/** How often an idle worker looks for a job. */
+const POLL_MS = 1000;
+const SAID = { more: 'job given back', finished: 'job finished', lost: 'job cancelled or taken over' } as const;
+
+export interface JobWorkerOptions {
+  batchSize: number;
+  leaseSeconds: number;
+  log: FastifyBaseLogger;
+}
+
+export interface JobWorker {
+  /** Who holds the jobs this worker runs (host, process, a random part). */
+  owner: string;
+  /** Finishes the batch in flight, gives its job back, and stops. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the jobs of every organisation, one at a time, batch after batch, beside the other
+ * instances' workers: each job is held under a lease that each batch extends.
+ */
+export function startJobWorker(db: Db, { batchSize, leaseSeconds, log }: JobWorkerOptions): JobWorker {
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const job = await claimJob(db, owner, leaseSeconds);
+        if (job) {
+          const context = { job: job.id, org: job.org_id, action: job.action, owner };
+          log.info({ ...context, processed: job.processed, total: job.total }, 'job claimed');
+          let step = await runBatch(db, job, owner, { batchSize, leaseSeconds });
+          while (step === 'more' && !stopping) {
+            // PGlite answers in microtasks: without a turn of the event loop, no request would be read until the job ends.
+            await new Promise((resolve) => setImmediate(resolve));
+            step = await runBatch(db, job, owner, { batchSize, leaseSeconds });
+          }
+          if (step === 'more') await releaseJob(db, job, owner);
+          log.info({ ...context, step }, SAID[step]);
+          continue;
+        }
+      } catch (error) {
+        // The job stays leased until its lease runs out, then is tried again (MAX_ATTEMPTS times).
+        log.error({ err: error, owner }, 'job worker: a batch failed');
+      }
+      if (!stopping) await pause();
+    }
+  })();
+
+  return {
+    owner,
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

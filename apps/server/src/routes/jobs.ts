@@ -1,0 +1,138 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { errorDocumentSchema, JSON_API_MEDIA_TYPE } from '@users-admin/contract';
+import { type JobDocument, jobDocumentSchema, jobPath, jobPathSchema } from '@users-admin/contract/user-actions';
+import { stringify } from 'csv-stringify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { JobRow } from '../db/schema.ts';
+import { ApiProblem } from '../lib/api-errors.ts';
+import { type JobsRepository, jobQuery, type NewJob } from '../repositories/jobs-repository.ts';
+import { reasonInWords } from '../repositories/user-action-rules.ts';
+import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
+import { neutraliseFormula } from './users-export.ts';
+
+const JOB_PATH = '/apis/accounts/api/v3/orgs/:org_id/jobs/:id';
+const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
+
+/** Sends a job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
+function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
+  if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
+  const { action, is_system_admin, total, processed, done, skipped } = job;
+  const self = jobPath(job.org_id, job.id);
+  const document: JobDocument = {
+    data: {
+      type: 'jobs',
+      id: job.id,
+      attributes: {
+        ...{ action, is_system_admin, status: job.status, total, processed, done, skipped },
+        created_at: job.created_at.toISOString(),
+        finished_at: job.finished_at?.toISOString() ?? null,
+      },
+      links: { self, results: `${self}/results` },
+    },
+  };
+  reply.code(status).header('cache-control', 'private, no-store');
+  return reply.type(JSON_API_MEDIA_TYPE).send(document);
+}
+
+/** `POST …/users/bulk` with `filter`: a job over every matching user, answered 202 with its `Location`. */
+export async function queueJob(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  jobs: JobsRepository,
+  asked: Omit<NewJob, 'query' | 'requestId'> & { filter: string },
+) {
+  const parsed = jobQuery(asked.filter);
+  if ('error' in parsed) {
+    const detail = `filter must be the list's query string: ${parsed.error}`;
+    throw ApiProblem.of(400, {
+      code: 'invalid_filter',
+      title: 'Invalid filter',
+      detail,
+      source: { parameter: 'filter' },
+    });
+  }
+  const job = await jobs.create({ ...asked, query: parsed.query, requestId: request.id });
+  request.log.info({ job: job.id, action: job.action, total: job.total }, 'job queued');
+  reply.header('location', jobPath(job.org_id, job.id));
+  return sendJob(reply, job, 202);
+}
+
+/** A job's results as CSV, streamed batch by batch. */
+function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow) {
+  const rows = async function* () {
+    for await (const batch of jobs.results(job.org_id, job.id)) {
+      for (const { user_id, name, email, result, reason } of batch) {
+        yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
+      }
+    }
+  };
+  const csv = stringify({ bom: true, header: true, columns: RESULT_COLUMNS, cast: { string: neutraliseFormula } });
+  pipeline(Readable.from(rows()), csv).catch((error: unknown) =>
+    (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
+      ? request.log.info('job results cancelled')
+      : request.log.error({ err: error }, 'job results failed'),
+  );
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="job-${job.id}-results.csv"`)
+    .header('cache-control', 'private, no-store')
+    .send(csv as unknown as string); // A stream, sent as it is: the schema only describes it.
+}
+
+/** `GET` and `DELETE …/jobs/{id}` and `GET …/jobs/{id}/results`: an organisation's jobs, for its System Admins. */
+export async function jobsRoutes(app: FastifyInstance, options: { sessions: SessionStore; jobs: JobsRepository }) {
+  const { jobs } = options;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const onRequest = requireSession(options.sessions);
+  const errors = { ...adminErrors, 404: errorDocumentSchema };
+  const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...errors } };
+  const status = 'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.';
+
+  typed.get(
+    JOB_PATH,
+    { schema: { ...schema, summary: 'Follow a job', description: status }, onRequest },
+    async (request, reply) => {
+      assertAdminOf(request, request.params.org_id);
+      return sendJob(reply, await jobs.find(request.params.org_id, request.params.id));
+    },
+  );
+
+  const cancelling = 'A queued or running job stops after its batch in flight; a finished one is left as it is. ';
+  typed.delete(
+    JOB_PATH,
+    { schema: { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` }, onRequest },
+    async (request, reply) => {
+      const { org_id: orgId, id } = request.params;
+      assertAdminOf(request, orgId);
+      const job = await jobs.cancel(orgId, id);
+      if (job?.status === 'cancelled') request.log.info({ job: id, processed: job.processed }, 'job cancelled');
+      return sendJob(reply, job);
+    },
+  );
+
+  const csv = z.string().describe('text/csv; charset=utf-8');
+  const described = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
+  typed.get(
+    `${JOB_PATH}/results`,
+    {
+      schema: {
+        ...schema,
+        summary: "A job's results as CSV",
+        description: described,
+        response: { 200: csv, ...errors },
+      },
+      onRequest,
+    },
+    async (request, reply) => {
+      const { org_id: orgId, id } = request.params;
+      assertAdminOf(request, orgId);
+      const job = await jobs.find(orgId, id);
+      if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
+      return sendResults(request, reply, jobs, job);
+    },
+  );
+}
