@@ -127,4 +127,39 @@ describe('bulk actions', () => {
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Disable' })).toBeEnabled();
   });
+
+  it('invite only the selected users who are pending', async () => {
+    const calls = stubActionsFetch(12, (call) =>
+      isBulk(call)
+        ? jsonApi(200, {
+            data: {
+              type: 'bulk-results',
+              attributes: { action: 'invite', done: 1, skipped: 0, results: [{ id: 'u2', result: 'done' }] },
+            },
+          })
+        : undefined,
+    );
+    const user = await openPage();
+    // User 001 is active, User 002 pending, User 003 inactive.
+    for (const n of [1, 2, 3]) await user.click(screen.getByRole('checkbox', { name: `Select User 00${n}` }));
+    const dialog = await choose(user, 'Invite pending users');
+    expect(dialog).toHaveAccessibleName('Resend the invitation to 1 pending user?');
+    await user.click(within(dialog).getByRole('button', { name: 'Resend invitations' }));
+    await screen.findByText('Invitations sent');
+    expect(calls.find(isBulk)?.body).toEqual({
+      data: { type: 'bulk-actions', attributes: { action: 'invite', ids: ['u2'] } },
+    });
+  });
+
+  it('are not offered over every match once some were unticked: a filter cannot leave them out', async () => {
+    const calls = stubActionsFetch(12, () => undefined);
+    const user = await openPage();
+    await user.click(screen.getByRole('checkbox', { name: 'Select User 001' }));
+    await user.click(await screen.findByRole('button', { name: 'Select all 12 users' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select User 002' }));
+    const dialog = await choose(user, 'Remove users');
+    expect(within(dialog).getByText(/cannot be left out of an action on every matching user/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Remove' })).toBeDisabled();
+    expect(calls.some(isBulk)).toBe(false);
+  });
 });
