@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
-import { ACME_TOTAL, type RowText, Suite, type UsersPage } from '../support/users-page.ts';
+import { ACME_TOTAL, BREAKPOINTS, type RowText, Suite, type UsersPage } from '../support/users-page.ts';
 
 // Bulk actions end to end against the server: the question, the call by ids, the result with what
 // was skipped and why, and the list read again.
@@ -100,6 +100,21 @@ describe('bulk actions', () => {
     expect(text).toContain('You cannot disable, remove or demote yourself.');
     await screenshot(users.page, 'bulk-remove-self-result');
     await closeResult(users, result);
+  });
+
+  it('fit a phone: the question is at most 320 px wide and its buttons reachable', async () => {
+    const users = await suite.open({ viewport: BREAKPOINTS.sm });
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const [name = ''] = await selectable(users, (row) => row.status === 'Active', 1);
+    await users.rowCheckbox(name).check();
+    await users.chooseAction('Change user type');
+    const dialog = users.page.getByRole('dialog', { name: 'Change the user type of 1 user?' });
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box && box.width <= 320).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Change user type' }).isVisible()).toBe(true);
+    expect(await axeViolations(users.page)).toEqual([]);
+    await screenshot(users.page, 'bulk-change-type-phone');
   });
 
   it('remove users from the organisation, and the total goes down', async () => {
