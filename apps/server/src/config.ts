@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AppConfig } from '@users-admin/contract';
+import { type AppConfig, INVITATION_TTL_DEFAULT } from '@users-admin/contract';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -73,6 +73,16 @@ const environmentSchema = z.object({
   TRUST_PROXY: trustProxy,
   SIGN_IN_MAX_ATTEMPTS: atLeast(1, 5),
   SIGN_IN_WINDOW: atLeast(1, 900),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || /^smtps?:\/\/[^/]/.test(value), {
+      message: 'expected smtp:// or smtps://',
+    }),
+  MAIL_FROM: z.string().trim().min(3).default('Users admin <no-reply@localhost>'),
+  INVITATION_TTL: atLeast(60, INVITATION_TTL_DEFAULT),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -140,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: e.TRUST_PROXY,
     /** Sign-in attempts allowed per e-mail address and client address in a window of seconds. */
     signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },
+    /** Where mail goes (nodemailer); unset, it stays in the outbox and each link is logged. */
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    /** Seconds an invitation link works. */
+    invitationTtlSeconds: e.INVITATION_TTL,
     /** What the page is told at start-up (SPEC.md §2, §7). */
     app: appConfigFrom(e),
   };

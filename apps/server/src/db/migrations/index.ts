@@ -3,6 +3,7 @@ import * as baseline from './0001-baseline.ts';
 import * as signInsAndPreferences from './0002-sign-ins-and-preferences.ts';
 import * as signInDayCounts from './0003-sign-in-day-counts.ts';
 import * as userActions from './0004-user-actions.ts';
+import * as invitations from './0005-invitations.ts';
 
 /**
  * The versioned migrations, in order: the baseline holds the schema as it is; each later change is
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-sign-ins-and-preferences': signInsAndPreferences,
   '0003-sign-in-day-counts': signInDayCounts,
   '0004-user-actions': userActions,
+  '0005-invitations': invitations,
 };
