@@ -10,9 +10,10 @@ import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { createMailSender } from './mail/mail-sender.ts';
 import { refuseCrossSiteRequests } from './plugins/cross-site-requests.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
-import { identityProviderPlugin } from './plugins/identity-provider.ts';
+import { asFastifySeesIt, identityProviderPlugin } from './plugins/identity-provider.ts';
 import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders } from './plugins/security-headers.ts';
@@ -24,6 +25,13 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { auditEventsRoutes } from './routes/audit-events.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import {
+  acceptOnExternalSignIn,
+  createInvitations,
+  invitationInteraction,
+  invitationSignInPage,
+  invitationsRoutes,
+} from './routes/invitations.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { preferencesRoutes } from './routes/preferences.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -63,6 +71,15 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
+  const mail = config.smtpUrl
+    ? createMailSender(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log })
+    : undefined;
+  const invitationSettings = { publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds };
+  const invitations = createInvitations(invitationSettings, mail);
+  if (mail) {
+    app.addHook('onListen', async () => mail.start());
+    app.addHook('onClose', async () => mail.stop());
+  }
 
   // First thing, on the raw response, so that they are also on the answers Fastify never sees being
   // made: the identity provider's (hijacked) and the ones written straight to the socket.
@@ -90,7 +107,13 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   if (!oidcClientOptions) {
     const provider = createIdentityProvider(config, { db, accounts, secrets });
     const limiter = createSignInLimiter(db, config.signInLimits);
-    await app.register(identityProviderPlugin, { provider, accounts, limiter });
+    await app.register(identityProviderPlugin, {
+      provider,
+      accounts,
+      limiter,
+      interactionPage: (request, uid) => invitationSignInPage(db, request, uid),
+      moreInteractions: (scope) => invitationInteraction(scope, { db, provider, asSeen: asFastifySeesIt }),
+    });
     oidcClientOptions = {
       issuer: `${config.publicUrl}${EMBEDDED_ISSUER_PATH}`,
       clientId: EMBEDDED_CLIENT_ID,
@@ -99,7 +122,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   }
 
   const oidc = createOidcClient(oidcClientOptions);
-  await app.register(authRoutes, { config, oidc, sessions, accounts });
+  const acceptInvitation = acceptOnExternalSignIn(db);
+  await app.register(authRoutes, { config, oidc, sessions, accounts, acceptInvitation });
   if (config.externalIssuer) {
     // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
     // the issuer answers (discovery is retried on each sign-in).
@@ -118,7 +142,9 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(sessionRoutes, { sessions });
   await app.register(usersRoutes, { sessions, users });
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
-  await app.register(userActionsRoutes, { db, sessions, users });
+  await app.register(userActionsRoutes, { db, sessions, users, invitations });
+  const invitationRoutes = { db, sessions, invitations, publicUrl: config.publicUrl };
+  await app.register(invitationsRoutes, { ...invitationRoutes, externalIssuer: Boolean(config.externalIssuer) });
   await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
+import { type InviteInput, inviteInTransaction } from '../repositories/invitations-repository.ts';
 import type { ActionAsked } from '../repositories/user-action-rules.ts';
 import {
   type ActionInput,
@@ -28,6 +29,7 @@ import {
 } from '../repositories/user-actions-repository.ts';
 import type { UsersRepository } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
+import type { Invitations } from './invitations.ts';
 import { entityTag, toResource } from './users.ts';
 
 const USER_PATH = '/apis/accounts/api/v3/orgs/:org_id/users/:id';
@@ -60,7 +62,7 @@ function expectedVersions(header: string | undefined): string[] | undefined {
 }
 
 /** A single user's result as the answer: nothing (done), 404 or 409 with the reason in words. */
-function throwIfSkipped(result: UserActionResult | undefined) {
+export function throwIfSkipped(result: UserActionResult | undefined) {
   if (!result || result.result === 'done') return;
   const detail = result.detail ?? result.reason;
   if (result.reason === 'not_found') throw ApiProblem.notFound(detail ?? 'No such user.');
@@ -108,8 +110,9 @@ async function changeOneUser(db: Db, request: FastifyRequest, base: Omit<ActionI
  */
 export async function userActionsRoutes(
   app: FastifyInstance,
-  { db, sessions, users }: { db: Db; sessions: SessionStore; users: UsersRepository },
+  options: { db: Db; sessions: SessionStore; users: UsersRepository; invitations: Invitations },
 ) {
+  const { db, sessions, users } = options;
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -184,7 +187,7 @@ export async function userActionsRoutes(
       schema: {
         summary: 'Apply an action to users named by id',
         description:
-          'set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
+          'invite, set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
           'transaction: one result per user, done or skipped with a reason code and words. Users the action does not ' +
           'fit are skipped, never the whole call.',
         tags: ['users'],
@@ -198,15 +201,12 @@ export async function userActionsRoutes(
       const orgId = request.params.org_id;
       const actorId = assertAdminOf(request, orgId);
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
-      if (action === 'invite' || filter !== undefined || !ids) throw notYet(action === 'invite' ? 'action' : 'filter');
-      const results = await applyAction(db, {
-        orgId,
-        actor: { id: actorId },
-        action,
-        isSystemAdmin,
-        ids,
-        requestId: request.id,
-      }).catch(asAnswer);
+      if (filter !== undefined || !ids) throw notYet();
+      const input = { orgId, actor: { id: actorId }, ids, requestId: request.id };
+      const results =
+        action === 'invite'
+          ? await inviteByIds(db, options.invitations, request, input)
+          : await applyAction(db, { ...input, action, isSystemAdmin }).catch(asAnswer);
       const done = results.filter((result) => result.result === 'done').length;
       request.log.info({ action, users: results.length, done }, 'users changed');
       const document: BulkResultDocument = {
@@ -218,11 +218,15 @@ export async function userActionsRoutes(
   );
 }
 
-/** Invitations and actions over every matching user are not offered by this server yet. */
-function notYet(parameter: 'action' | 'filter') {
-  const detail =
-    parameter === 'action'
-      ? 'Invitations cannot be sent in bulk yet.'
-      : 'An action over every matching user (filter) is not available yet: name the users by ids.';
-  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter } });
+/** Invitations to users named by id, in one transaction; their mail leaves once it committed. */
+async function inviteByIds(db: Db, invitations: Invitations, request: FastifyRequest, input: InviteInput) {
+  const outcome = await db.transaction().execute((tx) => inviteInTransaction(tx, invitations.settings, input));
+  invitations.afterCommit(outcome.invitations, request.log);
+  return outcome.results;
+}
+
+/** Actions over every matching user are not offered by this server yet. */
+function notYet() {
+  const detail = 'An action over every matching user (filter) is not available yet: name the users by ids.';
+  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter: 'filter' } });
 }
