@@ -15,6 +15,8 @@ export const TENANT_TABLES: Readonly<Record<string, string>> = {
   sign_in_counts: 'org_id',
   preferences: 'org_id',
   audit_events: 'org_id',
+  invitations: 'org_id',
+  mail_outbox: 'org_id',
 };
 
 /**
@@ -29,6 +31,10 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
   {
     pattern: /where "users"\."status" = \$\d+ and "users"\."id" = \$\d+$/,
     why: "the embedded identity provider's account lookup by OpenID subject (a user's id), which names no organisation",
+  },
+  {
+    pattern: /^select distinct "org_id" from "mail_outbox" where "sent_at" is null and "next_attempt_at" <= now\(\) limit \$\d+$/,
+    why: 'the mail sender: which organisations have mail due (each claim then names one), a small partial index',
   },
 ];
 
