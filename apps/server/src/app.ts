@@ -4,16 +4,16 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
+import { acceptOnExternalSignIn, invitationInteraction, invitationSignInPage } from './auth/invitation-sign-in.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
 import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
-import { createMailSender } from './mail/mail-sender.ts';
 import { refuseCrossSiteRequests } from './plugins/cross-site-requests.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
-import { asFastifySeesIt, identityProviderPlugin } from './plugins/identity-provider.ts';
+import { identityProviderPlugin } from './plugins/identity-provider.ts';
 import { loggerOptions, REQUEST_ID_HEADER, requestIdFor } from './plugins/logging.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders } from './plugins/security-headers.ts';
@@ -25,13 +25,7 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { auditEventsRoutes } from './routes/audit-events.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
-import {
-  acceptOnExternalSignIn,
-  createInvitations,
-  invitationInteraction,
-  invitationSignInPage,
-  invitationsRoutes,
-} from './routes/invitations.ts';
+import { createInvitations, invitationsRoutes } from './routes/invitations.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { preferencesRoutes } from './routes/preferences.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -71,15 +65,9 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
-  const mail = config.smtpUrl
-    ? createMailSender(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log })
-    : undefined;
-  const invitationSettings = { publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds };
-  const invitations = createInvitations(invitationSettings, mail);
-  if (mail) {
-    app.addHook('onListen', async () => mail.start());
-    app.addHook('onClose', async () => mail.stop());
-  }
+  const invitations = createInvitations(db, config, app.log);
+  app.addHook('onListen', async () => invitations.mail?.start());
+  app.addHook('onClose', async () => invitations.mail?.stop());
 
   // First thing, on the raw response, so that they are also on the answers Fastify never sees being
   // made: the identity provider's (hijacked) and the ones written straight to the socket.
@@ -112,7 +100,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
       accounts,
       limiter,
       interactionPage: (request, uid) => invitationSignInPage(db, request, uid),
-      moreInteractions: (scope) => invitationInteraction(scope, { db, provider, asSeen: asFastifySeesIt }),
+      moreInteractions: (scope) => invitationInteraction(scope, { db, provider }),
     });
     oidcClientOptions = {
       issuer: `${config.publicUrl}${EMBEDDED_ISSUER_PATH}`,
@@ -122,8 +110,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   }
 
   const oidc = createOidcClient(oidcClientOptions);
-  const acceptInvitation = acceptOnExternalSignIn(db);
-  await app.register(authRoutes, { config, oidc, sessions, accounts, acceptInvitation });
+  await app.register(authRoutes, { config, oidc, sessions, accounts, acceptInvitation: acceptOnExternalSignIn(db) });
   if (config.externalIssuer) {
     // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
     // the issuer answers (discovery is retried on each sign-in).
@@ -143,8 +130,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(usersRoutes, { sessions, users });
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   await app.register(userActionsRoutes, { db, sessions, users, invitations });
-  const invitationRoutes = { db, sessions, invitations, publicUrl: config.publicUrl };
-  await app.register(invitationsRoutes, { ...invitationRoutes, externalIssuer: Boolean(config.externalIssuer) });
+  await app.register(invitationsRoutes, { db, sessions, invitations, config });
   await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);

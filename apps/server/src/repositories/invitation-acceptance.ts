@@ -6,121 +6,92 @@ import { hashPassword } from '../lib/passwords.ts';
 import { languageOr, tokenHash, tokenOrg } from './invitations-repository.ts';
 import type { Writer } from './user-actions-repository.ts';
 
-/** Why a link no longer works: it is the user's, but used, out of date or superseded; or no link at all. */
+/** Why a link does not work: used, superseded by a resend, out of date, or no (longer an) invitation. */
 export type InvitationProblem = 'expired' | 'used' | 'replaced' | 'invalid';
 
-export interface OpenInvitation {
-  state: 'valid';
-  id: string;
-  orgId: string;
-  orgName: string;
-  userId: string;
-  name: string;
-  email: string;
-  accountId: string | null;
-  language: SupportedLocale;
-}
-
-export type InvitationLookup = OpenInvitation | { state: InvitationProblem; language?: SupportedLocale };
-
-/**
- * What a link stands for: its invitation if it still works. `lock` takes the invitation and its
- * user for update (an acceptance), so that two acceptances of one link run one after the other.
- */
-export async function findInvitation(db: Writer, token: string, lock = false): Promise<InvitationLookup> {
-  const orgId = tokenOrg(token);
-  if (!orgId) return { state: 'invalid' };
-  let query = db
+const lookup = (db: Writer, orgId: string, token: string) =>
+  db
     .selectFrom('invitations')
     .innerJoin('users', (join) =>
       join.onRef('users.org_id', '=', 'invitations.org_id').onRef('users.id', '=', 'invitations.user_id'),
     )
     .innerJoin('organizations', 'organizations.id', 'invitations.org_id')
     .leftJoin('accounts', 'accounts.id', 'users.account_id')
-    .select([
-      'invitations.id',
-      'invitations.user_id as userId',
-      'invitations.expires_at as expiresAt',
-      'invitations.accepted_at as acceptedAt',
-      'users.name',
-      'users.email',
-      'users.status',
-      'users.is_external as isExternal',
-      'users.account_id as accountId',
-      'organizations.name as orgName',
-      'organizations.locale as orgLocale',
-      'accounts.locale',
-      (eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('invitations as newer')
-              .select('newer.id')
-              .where('newer.org_id', '=', orgId)
-              .whereRef('newer.user_id', '=', 'invitations.user_id')
-              .whereRef('newer.created_at', '>', 'invitations.created_at'),
-          )
-          .as('replaced'),
-    ])
+    .select(['invitations.id', 'invitations.user_id as userId', 'invitations.expires_at', 'invitations.accepted_at'])
+    .select(['users.name', 'users.email', 'users.status', 'users.is_external', 'users.account_id as accountId'])
+    .select(['organizations.name as orgName', 'organizations.locale as orgLocale', 'accounts.locale'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('invitations as newer')
+            .select('newer.id')
+            .where('newer.org_id', '=', orgId)
+            .whereRef('newer.user_id', '=', 'invitations.user_id')
+            .whereRef('newer.created_at', '>', 'invitations.created_at'),
+        )
+        .as('replaced'),
+    )
     .where('invitations.org_id', '=', orgId)
     .where('invitations.token_hash', '=', tokenHash(token));
-  if (lock) query = query.forUpdate(['invitations', 'users']);
-  const row = await query.executeTakeFirst();
-  if (!row) return { state: 'invalid' };
-  const language = languageOr(row.locale, row.orgLocale);
-  if (row.acceptedAt) return { state: 'used', language };
-  if (row.replaced) return { state: 'replaced', language };
-  if (row.expiresAt.getTime() <= Date.now()) return { state: 'expired', language };
-  // Disabled, removed from the invitation's reach or made third-party since: the link no longer applies.
-  if (row.status !== 'pending' || row.isExternal) return { state: 'invalid', language };
-  const { id, userId, name, email, accountId, orgName } = row;
-  return { state: 'valid', id, orgId, orgName, userId, name, email, accountId, language };
+
+type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof lookup>['executeTakeFirst']>>>;
+
+function problemOf(row: Row): InvitationProblem | undefined {
+  if (row.accepted_at) return 'used';
+  if (row.replaced) return 'replaced';
+  if (row.expires_at.getTime() <= Date.now()) return 'expired';
+  // Disabled, removed or made third-party since: the link no longer applies.
+  return row.status !== 'pending' || row.is_external ? 'invalid' : undefined;
 }
 
 /**
- * The account the invitee signs in with: theirs, else the one of their e-mail address (a person in
- * another organisation), else a new one. A password chosen replaces the account's: the link proves
- * the mailbox, as a reset would. Without one (an external issuer) a new account has none that works.
+ * What a link stands for: its invitation if it still works, else why not. `lock` takes the
+ * invitation and its user for update, so that two acceptances of one link run one after the other.
  */
-async function accountFor(tx: Writer, invitation: OpenInvitation, passwordHash: string | undefined) {
-  const existing =
-    invitation.accountId ??
-    (
-      await tx
-        .selectFrom('accounts')
-        .select('id')
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', invitation.email.trim().toLowerCase()))
-        .executeTakeFirst()
-    )?.id;
-  if (existing) {
-    if (passwordHash)
-      await tx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', existing).execute();
-    return existing;
-  }
-  const id = uuidv7();
-  const { email, name, language } = invitation;
-  await tx
-    .insertInto('accounts')
-    .values({ id, email, name: name || email, password_hash: passwordHash ?? 'none', locale: language })
-    .execute();
-  return id;
+export async function findInvitation(db: Writer, token: string, lock = false) {
+  const orgId = tokenOrg(token);
+  const query = orgId ? lookup(db, orgId, token) : undefined;
+  const row = await (lock ? query?.forUpdate(['invitations', 'users']) : query)?.executeTakeFirst();
+  if (!orgId || !row) return { state: 'invalid' as InvitationProblem, language: undefined };
+  const language: SupportedLocale = languageOr(row.locale, row.orgLocale);
+  const problem = problemOf(row);
+  if (problem) return { state: problem, language };
+  return { state: 'valid' as const, orgId, language, ...row };
 }
 
-export interface Acceptance {
-  token: string;
-  /** The password chosen at the embedded identity provider; none when an external issuer signed them in. */
-  password?: string | undefined;
-  /** With an external issuer: the e-mail address it signed in, which must be the invited one. */
-  email?: string | undefined;
-  requestId?: string | undefined;
+export type InvitationLookup = Awaited<ReturnType<typeof findInvitation>>;
+type OpenInvitation = Extract<InvitationLookup, { state: 'valid' }>;
+
+/**
+ * The account the invitee signs in with: theirs, else the one of their address (a person in another
+ * organisation), else a new one. A password chosen becomes the account's: the link proves the
+ * mailbox, as a reset would. Without one (an external issuer) a new account has none that works.
+ */
+async function accountFor(tx: Writer, invitation: OpenInvitation, passwordHash: string | undefined) {
+  const { email, name, language } = invitation;
+  const byAddress = tx
+    .selectFrom('accounts')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()));
+  const id = invitation.accountId ?? (await byAddress.executeTakeFirst())?.id;
+  if (id && passwordHash)
+    await tx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  if (id) return id;
+  const created = { id: uuidv7(), email, name: name || email, password_hash: passwordHash ?? 'none', locale: language };
+  await tx.insertInto('accounts').values(created).execute();
+  return created.id;
 }
 
 /**
  * Accepts an invitation in one transaction: the user becomes active with an account, the link is
- * used up, and the change is audited (`accept_invitation`, by the user). Answers the invitation, or
- * why the link does not work.
+ * used up, and the change audited (`accept_invitation`, by the user). With an external issuer,
+ * `email` is the address it signed in, which must be the invited one.
  */
-export async function acceptInvitation(db: Db, acceptance: Acceptance): Promise<InvitationLookup> {
+export async function acceptInvitation(
+  db: Db,
+  acceptance: { token: string; password?: string; email?: string; requestId: string },
+): Promise<InvitationLookup> {
   const passwordHash = acceptance.password === undefined ? undefined : await hashPassword(acceptance.password);
   return db.transaction().execute(async (tx) => {
     const found = await findInvitation(tx, acceptance.token, true);
@@ -128,33 +99,18 @@ export async function acceptInvitation(db: Db, acceptance: Acceptance): Promise<
     if (acceptance.email !== undefined && acceptance.email.trim().toLowerCase() !== found.email.trim().toLowerCase()) {
       return { state: 'invalid', language: found.language };
     }
+    const { orgId, userId, name } = found;
     const accountId = await accountFor(tx, found, passwordHash);
-    await tx
-      .updateTable('users')
-      .set({ status: 'active', account_id: accountId, version: sql<string>`version + 1` })
-      .where('org_id', '=', found.orgId)
-      .where('id', '=', found.userId)
-      .execute();
-    await tx
-      .updateTable('invitations')
-      .set({ accepted_at: new Date() })
-      .where('org_id', '=', found.orgId)
-      .where('id', '=', found.id)
-      .execute();
+    const active = { status: 'active' as const, account_id: accountId, version: sql<string>`version + 1` };
+    await tx.updateTable('users').set(active).where('org_id', '=', orgId).where('id', '=', userId).execute();
+    const accepted = { accepted_at: new Date() };
+    await tx.updateTable('invitations').set(accepted).where('org_id', '=', orgId).where('id', '=', found.id).execute();
+    const change = { before: JSON.stringify({ status: 'pending' }), after: JSON.stringify({ status: 'active' }) };
+    const event = { org_id: orgId, id: uuidv7(), action: 'accept_invitation', user_id: userId, user_name: name };
+    const actor = { actor_id: userId, actor_name: name, request_id: acceptance.requestId };
     await tx
       .insertInto('audit_events')
-      .values({
-        org_id: found.orgId,
-        id: uuidv7(),
-        action: 'accept_invitation',
-        actor_id: found.userId,
-        actor_name: found.name,
-        user_id: found.userId,
-        user_name: found.name,
-        before: JSON.stringify({ status: 'pending' }),
-        after: JSON.stringify({ status: 'active' }),
-        request_id: acceptance.requestId ?? null,
-      })
+      .values({ ...event, ...actor, ...change })
       .execute();
     return found;
   });

@@ -12,37 +12,14 @@ import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { reasonInWords } from './user-action-rules.ts';
 import { type ActionInput, applyActionInTransaction, type Writer } from './user-actions-repository.ts';
 
-export interface InvitationSettings {
-  publicUrl: string;
-  ttlSeconds: number;
-}
-
+export type InvitationSettings = { publicUrl: string; ttlSeconds: number };
 export type InviteInput = Omit<ActionInput, 'action' | 'isSystemAdmin' | 'expectedVersions'>;
-
 /** An invitation made, with its link (which only the mail and this value hold). */
-export interface SentInvitation {
-  id: string;
-  userId: string;
-  email: string;
-  link: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
-export interface InviteOutcome {
-  results: UserActionResult[];
-  invitations: SentInvitation[];
-  /** Users invited less than INVITATION_INTERVAL_SECONDS ago: the seconds until they may be again. */
-  waits: Map<string, number>;
-}
-
-/**
- * A link's token: the organisation's id (16 bytes, so that its lookup names one organisation) then
- * 256 random bits, base64url.
- */
-function newToken(orgId: string): string {
-  return Buffer.concat([Buffer.from(orgId.replace(/-/g, ''), 'hex'), randomBytes(32)]).toString('base64url');
-}
+/** A link's token: the organisation's id (so that its lookup names one organisation), then 256 random bits. */
+const newToken = (orgId: string) =>
+  Buffer.concat([Buffer.from(orgId.replace(/-/g, ''), 'hex'), randomBytes(32)]).toString('base64url');
 
 /** The organisation a token names; undefined for anything not shaped as one. */
 export function tokenOrg(token: string): string | undefined {
@@ -53,9 +30,9 @@ export function tokenOrg(token: string): string | undefined {
 
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export const languageOr = (locale: string | null | undefined, fallback: string): SupportedLocale =>
-  SUPPORTED_LOCALES.find((language) => language === locale) ??
-  SUPPORTED_LOCALES.find((language) => language === fallback) ??
+export const languageOr = (locale: string | null, fallback: string): SupportedLocale =>
+  SUPPORTED_LOCALES.find((tag) => tag === locale) ??
+  SUPPORTED_LOCALES.find((tag) => tag === fallback) ??
   DEFAULT_LOCALE;
 
 /** The users among `ids` invited within the interval, and the seconds until each may be again. */
@@ -73,115 +50,109 @@ async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promis
   return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
 }
 
-/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Writer, settings: InvitationSettings, input: InviteInput, userIds: string[]) {
-  if (userIds.length === 0) return [];
-  const { orgId } = input;
+/** What the e-mails say: the organisation, who invites, and each invitee's name, address and language. */
+async function mailContext(tx: Writer, input: InviteInput, userIds: string[]) {
+  const actorId = isUuid(input.actor.id) ? input.actor.id : null;
   const org = await tx
     .selectFrom('organizations')
-    .select(['name', 'locale'])
-    .where('id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const inviter = isUuid(input.actor.id)
-    ? await tx
+    .select((eb) => [
+      'name',
+      'locale',
+      eb
         .selectFrom('users')
-        .select('name')
-        .where('org_id', '=', orgId)
-        .where('id', '=', input.actor.id)
-        .executeTakeFirst()
-    : undefined;
+        .select('users.name')
+        .where('users.org_id', '=', input.orgId)
+        .where('users.id', '=', actorId)
+        .as('inviter'),
+    ])
+    .where('id', '=', input.orgId)
+    .executeTakeFirstOrThrow();
   const invitees = await tx
     .selectFrom('users')
     .leftJoin('accounts', 'accounts.id', 'users.account_id')
     .select(['users.id', 'users.name', 'users.email', 'accounts.locale'])
-    .where('users.org_id', '=', orgId)
+    .where('users.org_id', '=', input.orgId)
     .where('users.id', 'in', userIds)
     .execute();
+  return { org, actorId, invitees };
+}
+
+/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
+async function writeInvitations(tx: Writer, settings: InvitationSettings, input: InviteInput, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  const { org, actorId, invitees } = await mailContext(tx, input, userIds);
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.ttlSeconds * 1000);
-  const made = invitees.map((invitee) => {
-    const token = newToken(orgId);
+  const made = invitees.map(({ id: userId, name, email, locale }) => {
+    const token = newToken(input.orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
+    const language = languageOr(locale, org.locale);
     const mail = renderInvitationMail({
-      language: languageOr(invitee.locale, org.locale),
-      name: invitee.name || invitee.email,
-      inviter: inviter?.name ?? org.name,
+      language,
+      name: name || email,
+      inviter: org.inviter ?? org.name,
       org: org.name,
       link,
       expiresAt,
     });
-    const invitation = { id: uuidv7(), userId: invitee.id, email: invitee.email, link, expiresAt, createdAt };
-    return { token, mail, invitation };
+    const invitation = { id: uuidv7(), userId, email, link, expiresAt, createdAt };
+    const row = {
+      org_id: input.orgId,
+      id: invitation.id,
+      user_id: userId,
+      token_hash: tokenHash(token),
+      invited_by: actorId,
+      expires_at: expiresAt,
+    };
+    const { subject, text: text_body, html: html_body } = mail;
+    return {
+      invitation,
+      row,
+      outbox: { org_id: input.orgId, id: uuidv7(), recipient: email, subject, text_body, html_body },
+    };
   });
   await tx
     .insertInto('invitations')
-    .values(
-      made.map(({ token, invitation }) => ({
-        org_id: orgId,
-        id: invitation.id,
-        user_id: invitation.userId,
-        token_hash: tokenHash(token),
-        invited_by: isUuid(input.actor.id) ? input.actor.id : null,
-        expires_at: expiresAt,
-      })),
-    )
+    .values(made.map(({ row }) => row))
     .execute();
   await tx
     .insertInto('mail_outbox')
-    .values(
-      made.map(({ mail, invitation }) => ({
-        org_id: orgId,
-        id: uuidv7(),
-        recipient: invitation.email,
-        subject: mail.subject,
-        text_body: mail.text,
-        html_body: mail.html,
-      })),
-    )
+    .values(made.map(({ outbox }) => outbox))
     .execute();
   return made.map(({ invitation }) => invitation);
 }
 
 /**
- * Invites users within the caller's transaction: the action `invite` (rules, status pending,
- * audit events) for those not invited within the interval, then for each a new invitation, whose
- * link replaces the one before, and its e-mail in the outbox. Call `afterCommit` once committed.
+ * Invites users within the caller's transaction: the action `invite` (rules, status pending, audit)
+ * for those not invited within the interval, then a new invitation each, whose link replaces the one
+ * before, and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
  */
-export async function inviteInTransaction(
-  tx: Writer,
-  settings: InvitationSettings,
-  input: InviteInput,
-): Promise<InviteOutcome> {
+export async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: InviteInput) {
   const ids = [...new Set(input.ids)];
   const valid = ids.filter(isUuid);
-  // Locked first, so that an invitation committed meanwhile by another call is seen below.
+  // Locked first, so that an invitation another call committed meanwhile is seen below.
   if (valid.length > 0) {
-    await tx
-      .selectFrom('users')
-      .select('id')
-      .where('org_id', '=', input.orgId)
-      .where('id', 'in', valid)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    const users = tx.selectFrom('users').select('id').where('org_id', '=', input.orgId).where('id', 'in', valid);
+    await users.orderBy('id').forUpdate().execute();
   }
   const waits = await recentlyInvited(tx, input.orgId, valid);
-  const outcome = await applyActionInTransaction(tx, {
-    ...input,
-    action: 'invite',
-    ids: ids.filter((id) => !waits.has(id)),
-  });
-  const byId = new Map(outcome.results.map((result) => [result.id, result]));
+  const fresh = ids.filter((id) => !waits.has(id));
+  const outcome = await applyActionInTransaction(tx, { ...input, action: 'invite', ids: fresh });
+  const detail = reasonInWords('recently_invited', 'invite');
   const results = ids.map(
     (id): UserActionResult =>
-      byId.get(id) ?? {
+      outcome.results.find((result) => result.id === id) ?? {
         id,
         result: 'skipped',
         reason: 'recently_invited',
-        detail: reasonInWords('recently_invited', 'invite'),
+        detail,
       },
   );
-  const changed = outcome.changed.map((user) => user.id);
-  const invitations = await writeInvitations(tx, settings, input, changed);
+  const invitations = await writeInvitations(
+    tx,
+    settings,
+    input,
+    outcome.changed.map((user) => user.id),
+  );
   return { results, invitations, waits };
 }

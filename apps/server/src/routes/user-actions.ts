@@ -19,7 +19,6 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
-import { type InviteInput, inviteInTransaction } from '../repositories/invitations-repository.ts';
 import type { ActionAsked } from '../repositories/user-action-rules.ts';
 import {
   type ActionInput,
@@ -205,7 +204,7 @@ export async function userActionsRoutes(
       const input = { orgId, actor: { id: actorId }, ids, requestId: request.id };
       const results =
         action === 'invite'
-          ? await inviteByIds(db, options.invitations, request, input)
+          ? (await options.invitations.invite(input, request.log)).results
           : await applyAction(db, { ...input, action, isSystemAdmin }).catch(asAnswer);
       const done = results.filter((result) => result.result === 'done').length;
       request.log.info({ action, users: results.length, done }, 'users changed');
@@ -216,13 +215,6 @@ export async function userActionsRoutes(
       return reply.type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
-}
-
-/** Invitations to users named by id, in one transaction; their mail leaves once it committed. */
-async function inviteByIds(db: Db, invitations: Invitations, request: FastifyRequest, input: InviteInput) {
-  const outcome = await db.transaction().execute((tx) => inviteInTransaction(tx, invitations.settings, input));
-  invitations.afterCommit(outcome.invitations, request.log);
-  return outcome.results;
 }
 
 /** Actions over every matching user are not offered by this server yet. */

@@ -33,7 +33,8 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
     why: "the embedded identity provider's account lookup by OpenID subject (a user's id), which names no organisation",
   },
   {
-    pattern: /^select distinct "org_id" from "mail_outbox" where "sent_at" is null and "next_attempt_at" <= now\(\) limit \$\d+$/,
+    pattern:
+      /^select distinct "org_id" from "mail_outbox" where "sent_at" is null and "next_attempt_at" <= now\(\) limit \$\d+$/,
     why: 'the mail sender: which organisations have mail due (each claim then names one), a small partial index',
   },
 ];
