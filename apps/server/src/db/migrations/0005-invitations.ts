@@ -41,7 +41,8 @@ create table mail_outbox (
   created_at timestamptz not null default now(),
   primary key (org_id, id)
 );
-create index mail_outbox_due_idx on mail_outbox (next_attempt_at, org_id) where sent_at is null;
+-- Only unsent mail: small, so the sender's look across organisations reads it all.
+create index mail_outbox_due_idx on mail_outbox (org_id, next_attempt_at) where sent_at is null;
 `;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
