@@ -24,10 +24,10 @@ export function renderInvitationMail(input: InvitationMailInput) {
   // A header holds one line: a name with a line break must not add one.
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const { name, inviter, org, language, link } = input;
-  const values = { name: oneLine(name), inviter: oneLine(inviter), org: oneLine(org) };
+  const date = expiryInWords(language, input.expiresAt);
+  const values = { name: oneLine(name), inviter: oneLine(inviter), org: oneLine(org), date };
   const texts = INVITATION_MESSAGES[language];
-  const t = (key: keyof typeof texts) =>
-    fill(texts[key], { ...values, date: expiryInWords(language, input.expiresAt) });
+  const t = (key: keyof typeof texts) => fill(texts[key], values);
   const text = [t('greeting'), '', t('invited'), t('action'), link, '', t('expiry'), t('ignore'), ''].join('\n');
   const body = html`<!doctype html>
 <html lang="${htmlLang(language)}"><head><meta charset="utf-8"><title>${t('subject')}</title></head>

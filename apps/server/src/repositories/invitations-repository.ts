@@ -139,20 +139,10 @@ export async function inviteInTransaction(tx: Writer, settings: InvitationSettin
   const fresh = ids.filter((id) => !waits.has(id));
   const outcome = await applyActionInTransaction(tx, { ...input, action: 'invite', ids: fresh });
   const detail = reasonInWords('recently_invited', 'invite');
-  const results = ids.map(
-    (id): UserActionResult =>
-      outcome.results.find((result) => result.id === id) ?? {
-        id,
-        result: 'skipped',
-        reason: 'recently_invited',
-        detail,
-      },
-  );
-  const invitations = await writeInvitations(
-    tx,
-    settings,
-    input,
-    outcome.changed.map((user) => user.id),
-  );
+  const byId = new Map(outcome.results.map((result) => [result.id, result]));
+  const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
+  const results = ids.map((id) => byId.get(id) ?? skipped(id));
+  const changed = outcome.changed.map((user) => user.id);
+  const invitations = await writeInvitations(tx, settings, input, changed);
   return { results, invitations, waits };
 }
