@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
+import { acceptOnExternalSignIn, invitationInteraction, invitationSignInPage } from './auth/invitation-sign-in.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
 import { createSessionStore } from './auth/sessions.ts';
@@ -25,6 +26,7 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { auditEventsRoutes } from './routes/audit-events.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { createInvitations, invitationsRoutes } from './routes/invitations.ts';
 import { jobsRoutes } from './routes/jobs.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { preferencesRoutes } from './routes/preferences.ts';
@@ -71,6 +73,9 @@ export async function buildApp(
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
+  const invitations = createInvitations(db, config, app.log);
+  app.addHook('onListen', async () => invitations.mail?.start());
+  app.addHook('onClose', async () => invitations.mail?.stop());
 
   // First thing, on the raw response, so that they are also on the answers Fastify never sees being
   // made: the identity provider's (hijacked) and the ones written straight to the socket.
@@ -99,7 +104,13 @@ export async function buildApp(
   if (!oidcClientOptions) {
     const provider = createIdentityProvider(config, { db, accounts, secrets });
     const limiter = createSignInLimiter(db, config.signInLimits);
-    await app.register(identityProviderPlugin, { provider, accounts, limiter });
+    await app.register(identityProviderPlugin, {
+      provider,
+      accounts,
+      limiter,
+      interactionPage: (request, uid) => invitationSignInPage(db, request, uid),
+      moreInteractions: (scope) => invitationInteraction(scope, { db, provider }),
+    });
     oidcClientOptions = {
       issuer: `${config.publicUrl}${EMBEDDED_ISSUER_PATH}`,
       clientId: EMBEDDED_CLIENT_ID,
@@ -108,7 +119,7 @@ export async function buildApp(
   }
 
   const oidc = createOidcClient(oidcClientOptions);
-  await app.register(authRoutes, { config, oidc, sessions, accounts });
+  await app.register(authRoutes, { config, oidc, sessions, accounts, acceptInvitation: acceptOnExternalSignIn(db) });
   if (config.externalIssuer) {
     // Said once at start-up, in one line: the server still starts, and sign-in answers 503 until
     // the issuer answers (discovery is retried on each sign-in).
@@ -128,8 +139,9 @@ export async function buildApp(
   await app.register(usersRoutes, { sessions, users });
   await app.register(usersExportRoutes, { sessions, exports: createUsersExportRepository(db, users) });
   const jobs = createJobsRepository(db, users);
-  await app.register(userActionsRoutes, { db, sessions, users, jobs });
+  await app.register(userActionsRoutes, { db, sessions, users, jobs, invitations });
   await app.register(jobsRoutes, { sessions, jobs });
+  await app.register(invitationsRoutes, { db, sessions, invitations, config });
   await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type AppConfig, isSupportUrl, SUPPORT_URL_DEFAULT } from '@users-admin/contract';
+import { type AppConfig, INVITATION_TTL_DEFAULT, isSupportUrl, SUPPORT_URL_DEFAULT } from '@users-admin/contract';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -81,6 +81,16 @@ const environmentSchema = z.object({
   JOB_BATCH_SIZE: atLeast(1, 1000),
   JOB_LEASE_SECONDS: atLeast(1, 30),
   STARTUP_TIMEOUT: atLeast(0, 60),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || /^smtps?:\/\/[^/]/.test(value), {
+      message: 'expected smtp:// or smtps://',
+    }),
+  MAIL_FROM: z.string().trim().min(3).default('Users admin <no-reply@localhost>'),
+  INVITATION_TTL: atLeast(60, INVITATION_TTL_DEFAULT),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -153,6 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     signInLimits: { maxAttempts: e.SIGN_IN_MAX_ATTEMPTS, windowSeconds: e.SIGN_IN_WINDOW },
     /** Users per batch of a job (one transaction); how long a job stays with an instance that stopped answering. */
     jobs: { batchSize: e.JOB_BATCH_SIZE, leaseSeconds: e.JOB_LEASE_SECONDS },
+    /** Where mail goes (nodemailer); unset, it stays in the outbox and each link is logged. */
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    /** Seconds an invitation link works. */
+    invitationTtlSeconds: e.INVITATION_TTL,
     /** What the page is told at start-up (SPEC.md §2, §7). */
     app: appConfigFrom(e),
   };

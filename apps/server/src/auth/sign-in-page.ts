@@ -41,7 +41,7 @@ details { margin: 8px 0; color: #4a4a4a; }
 [role=alert] { background: #fdecea; color: #8a1c1c; padding: 8px 12px; border-radius: 4px; margin-bottom: 8px; }
 `;
 
-function page(language: SupportedLocale, title: string, body: Html): string {
+export function page(language: SupportedLocale, title: string, body: Html): string {
   return html`<!doctype html>
 <html lang="${htmlLang(language)}" dir="ltr">
 <head>

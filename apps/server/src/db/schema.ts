@@ -17,6 +17,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   jobs: JobsTable;
   job_results: JobResultsTable;
+  invitations: InvitationsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */
@@ -39,6 +41,8 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   slug: string;
+  /** The language of mail to a user without an account (0005). */
+  locale: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
 }
 
@@ -174,4 +178,32 @@ export interface JobResultsTable {
   email: string;
   result: 'done' | 'skipped';
   reason: SkipReason | null;
+}
+
+/** An invitation by e-mail; a user's newest is the one whose link works (0005). Keyed by (org_id, id). */
+export interface InvitationsTable {
+  org_id: string;
+  id: string;
+  user_id: string;
+  /** SHA-256 of the link's token, hex. */
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: ColumnType<Date, Date, never>;
+  accepted_at: ColumnType<Date | null, never, Date>;
+  created_at: CreatedAt;
+}
+
+/** Mail waiting to be sent, written in the transaction that caused it (0005). Keyed by (org_id, id). */
+export interface MailOutboxTable {
+  org_id: string;
+  id: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: ColumnType<number, never, number>;
+  next_attempt_at: ColumnType<Date, never, Date>;
+  last_error: string | null;
+  sent_at: ColumnType<Date | null, never, Date>;
+  created_at: CreatedAt;
 }

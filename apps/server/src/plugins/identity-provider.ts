@@ -30,7 +30,7 @@ const pendingLogin = z.object({ pendingLogin: z.object({ userIds: z.array(z.stri
  * and client address the rest of the server sees: a forged X-Forwarded-Proto from an untrusted
  * peer no longer makes it set Secure cookies over plain http.
  */
-function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
+export function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
   const { headers } = request.raw;
   headers['x-forwarded-proto'] = request.protocol;
   headers['x-forwarded-host'] = request.host;
@@ -44,7 +44,14 @@ function asFastifySeesIt(request: FastifyRequest): FastifyRequest['raw'] {
  */
 export async function identityProviderPlugin(
   app: FastifyInstance,
-  options: { provider: Provider; accounts: AccountsRepository; limiter: SignInLimiter },
+  options: {
+    provider: Provider;
+    accounts: AccountsRepository;
+    limiter: SignInLimiter;
+    /** Another page instead of the sign-in form (an invitee's), and the routes it posts to. */
+    interactionPage?: (request: FastifyRequest, uid: string) => Promise<string | undefined>;
+    moreInteractions?: (scope: FastifyInstance) => void;
+  },
 ) {
   const { provider, accounts, limiter } = options;
   const callback = provider.callback();
@@ -92,9 +99,12 @@ export async function identityProviderPlugin(
     // The pages speak the authorization request's `ui_locales`, else the browser's Accept-Language.
     interaction.get('/interaction/:uid', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);
+      const instead = await options.interactionPage?.(request, details.uid);
+      if (instead) return sendHtml(reply, instead);
       const language = languageOf(request, details.params.ui_locales);
       return sendHtml(reply, renderSignInPage({ language, action: `/interaction/${details.uid}/login` }));
     });
+    options.moreInteractions?.(interaction);
 
     interaction.post('/interaction/:uid/login', { compress: false }, async (request, reply) => {
       const details = await provider.interactionDetails(asFastifySeesIt(request), reply.raw);

@@ -30,7 +30,7 @@ export interface ActionOutcome {
 /** The user changed since the version the change was asked against. */
 export class StaleVersion extends Error {}
 
-type Writer = Transaction<Database> | Db;
+export type Writer = Transaction<Database> | Db;
 
 /** The attribute each action sets, and its new value; `remove` deletes the row instead. */
 function changeOf(asked: ActionAsked): { status: 'active' | 'disabled' | 'pending' } | { is_system_admin: boolean } {

@@ -50,7 +50,14 @@ const pendingSchema = z.array(transactionSchema).max(MAX_PENDING_TRANSACTIONS);
  */
 export async function authRoutes(
   app: FastifyInstance,
-  options: { config: Config; oidc: OidcClient; sessions: SessionStore; accounts: AccountsRepository },
+  options: {
+    config: Config;
+    oidc: OidcClient;
+    sessions: SessionStore;
+    accounts: AccountsRepository;
+    /** An external sign-in by an invitee: accepts the invitation this browser opened, if it is theirs. */
+    acceptInvitation?: (request: FastifyRequest, orgId: string, email: string) => Promise<boolean>;
+  },
 ) {
   const { config, oidc, sessions } = options;
   const { publicUrl, externalIssuer } = config;
@@ -148,7 +155,9 @@ export async function authRoutes(
     const { email, org_id } = sessionClaims;
     // An issuer that says the address is not verified does not get to choose whose membership it is.
     const trusted = email && claims.email_verified !== false && orgIdSchema.safeParse(org_id).success;
-    const membership = trusted ? await options.accounts.findMembershipByEmail(org_id, email) : undefined;
+    const find = () => options.accounts.findMembershipByEmail(org_id, email);
+    let membership = trusted ? await find() : undefined;
+    if (trusted && !membership && (await options.acceptInvitation?.(request, org_id, email))) membership = await find();
     if (membership) return { ...sessionClaims, sub: membership.userId, name: sessionClaims.name || membership.name };
     request.log.warn(
       { issuer: oidc.issuer, sub: sessionClaims.sub, org_id: sessionClaims.org_id },

@@ -30,6 +30,7 @@ import {
 } from '../repositories/user-actions-repository.ts';
 import type { UsersRepository } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
+import type { Invitations } from './invitations.ts';
 import { queueJob } from './jobs.ts';
 import { entityTag, toResource } from './users.ts';
 
@@ -63,7 +64,7 @@ function expectedVersions(header: string | undefined): string[] | undefined {
 }
 
 /** A single user's result as the answer: nothing (done), 404 or 409 with the reason in words. */
-function throwIfSkipped(result: UserActionResult | undefined) {
+export function throwIfSkipped(result: UserActionResult | undefined) {
   if (!result || result.result === 'done') return;
   const detail = result.detail ?? result.reason;
   if (result.reason === 'not_found') throw ApiProblem.notFound(detail ?? 'No such user.');
@@ -111,8 +112,15 @@ async function changeOneUser(db: Db, request: FastifyRequest, base: Omit<ActionI
  */
 export async function userActionsRoutes(
   app: FastifyInstance,
-  { db, sessions, users, jobs }: { db: Db; sessions: SessionStore; users: UsersRepository; jobs: JobsRepository },
+  options: {
+    db: Db;
+    sessions: SessionStore;
+    users: UsersRepository;
+    jobs: JobsRepository;
+    invitations: Invitations;
+  },
 ) {
+  const { db, sessions, users } = options;
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -187,7 +195,7 @@ export async function userActionsRoutes(
       schema: {
         summary: 'Apply an action to users named by id, or to every matching user',
         description:
-          'set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
+          'invite, set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
           'transaction: one result per user, done or skipped with a reason code and words. Users the action does not ' +
           "fit are skipped, never the whole call. With filter (the list's query string) instead: a job over every " +
           'matching user, answered 202 with its Location (GET …/jobs/{id}).',
@@ -202,18 +210,15 @@ export async function userActionsRoutes(
       const orgId = request.params.org_id;
       const actorId = assertAdminOf(request, orgId);
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
-      if (filter !== undefined && action !== 'invite') {
-        return queueJob(request, reply, jobs, { orgId, actorId, action, isSystemAdmin, filter });
+      if (filter !== undefined) {
+        if (action === 'invite') throw invitationJobsNotYet();
+        return queueJob(request, reply, options.jobs, { orgId, actorId, action, isSystemAdmin, filter });
       }
-      if (action === 'invite' || !ids) throw invitationsNotYet();
-      const results = await applyAction(db, {
-        orgId,
-        actor: { id: actorId },
-        action,
-        isSystemAdmin,
-        ids,
-        requestId: request.id,
-      }).catch(asAnswer);
+      const input = { orgId, actor: { id: actorId }, ids: ids ?? [], requestId: request.id };
+      const results =
+        action === 'invite'
+          ? (await options.invitations.invite(input, request.log)).results
+          : await applyAction(db, { ...input, action, isSystemAdmin }).catch(asAnswer);
       const done = results.filter((result) => result.result === 'done').length;
       request.log.info({ action, users: results.length, done }, 'users changed');
       const document: BulkResultDocument = {
@@ -225,8 +230,8 @@ export async function userActionsRoutes(
   );
 }
 
-/** Invitations are not offered by this server yet. */
-function invitationsNotYet() {
-  const detail = 'Invitations cannot be sent in bulk yet.';
-  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter: 'action' } });
+/** Invitations to every matching user are not sent as a job yet. */
+function invitationJobsNotYet() {
+  const detail = 'Invitations cannot be sent to every matching user yet: name the users by ids.';
+  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter: 'filter' } });
 }

@@ -17,6 +17,8 @@ export const TENANT_TABLES: Readonly<Record<string, string>> = {
   audit_events: 'org_id',
   jobs: 'org_id',
   job_results: 'org_id',
+  invitations: 'org_id',
+  mail_outbox: 'org_id',
 };
 
 /**
@@ -37,6 +39,11 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
     pattern:
       /^select "org_id", "id" from "jobs"\s+where "status" in \('queued', 'running'\) and \("lease_expires_at" is null or "lease_expires_at" < now\(\)\)\s+order by "created_at" limit 10$/,
     why: 'the job worker: the unfinished jobs no live instance holds, of every organisation',
+  },
+  {
+    pattern:
+      /^select distinct "org_id" from "mail_outbox" where "sent_at" is null and "next_attempt_at" <= now\(\) limit \$\d+$/,
+    why: 'the mail sender: which organisations have mail due (each claim then names one), a small partial index',
   },
 ];
 

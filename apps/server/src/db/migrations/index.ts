@@ -3,6 +3,7 @@ import * as baseline from './0001-baseline.ts';
 import * as signInsAndPreferences from './0002-sign-ins-and-preferences.ts';
 import * as signInDayCounts from './0003-sign-in-day-counts.ts';
 import * as userActions from './0004-user-actions.ts';
+import * as invitations from './0005-invitations.ts';
 import * as jobs from './0006-jobs.ts';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '0002-sign-ins-and-preferences': signInsAndPreferences,
   '0003-sign-in-day-counts': signInDayCounts,
   '0004-user-actions': userActions,
+  '0005-invitations': invitations,
   '0006-jobs': jobs,
 };
