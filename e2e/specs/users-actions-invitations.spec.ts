@@ -1,0 +1,100 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.ts';
+import { screenshot } from '../support/browser.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
+
+// Invitations from the page, end to end: the server sends its mail to a real SMTP server the test
+// starts, and the invitee opens the link from the mail in a browser of their own.
+const suite = new Suite();
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  await suite.start({ env: { SMTP_URL: smtp.url } });
+});
+afterEach(() => suite.closePages());
+afterAll(async () => {
+  await suite.stop();
+  await smtp?.close();
+});
+
+async function rowWith(users: UsersPage, link: string, skip = 0) {
+  const row = (await users.readRows()).filter((r) => r.rowAction === link && r.dataSource === 'Platform')[skip];
+  if (!row) throw new Error(`no platform user with ${link} on this page`);
+  return row;
+}
+
+describe('invitations from the page', () => {
+  it('Send invitation: the invitee chooses a password and signs in, and the admin sees them active', async () => {
+    const users = await suite.open({ path: '/?pageSize=50' });
+    await users.waitForList(1, 50, ACME_TOTAL);
+    const invitee = await rowWith(users, 'Send invitation');
+    const index = (await users.readRows()).findIndex((row) => row.name === invitee.name);
+    await users.rows.nth(index).getByRole('button', { name: 'Send invitation' }).click();
+    await users.page.getByText(`Invitation sent to ${invitee.name}.`).waitFor();
+    expect(await axeViolations(users.page)).toEqual([]);
+    await screenshot(users.page, 'row-invitation-sent');
+    await expect.poll(async () => (await users.readRows())[index]?.status).toBe('Pending');
+
+    // The mail goes out through the outbox, retried until the SMTP server takes it.
+    await expect.poll(() => smtp.invitationLink(invitee.email), { timeout: 30_000 }).toBeDefined();
+    const context = await suite.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(smtp.invitationLink(invitee.email) ?? '');
+      await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+      await page.getByLabel('Confirm password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Accept and sign in' }).click();
+      // Signed in: a plain User's session, on the page that says it may not list users.
+      await page.getByRole('heading', { name: 'Something went wrong' }).waitFor({ timeout: 30_000 });
+      const session = await page.request.get(`${suite.baseUrl}/apis/oidc/userinfo`);
+      expect(session.status()).toBe(200);
+    } finally {
+      await context.close();
+    }
+
+    await users.page.reload();
+    await users.takenOver();
+    await expect.poll(async () => (await users.readRows()).find((r) => r.name === invitee.name)?.status).toBe('Active');
+  });
+
+  it('Resend invitation twice within a minute: the second says it was too soon, in words', async () => {
+    const users = await suite.open();
+    await users.waitForList(1, 25, ACME_TOTAL);
+    const pending = await rowWith(users, 'Resend invitation');
+    const index = (await users.readRows()).findIndex((row) => row.name === pending.name);
+    const link = users.rows.nth(index).getByRole('button', { name: 'Resend invitation' });
+    await link.click();
+    await users.page
+      .getByText(`Invitation sent again to ${pending.name}: the link sent before no longer works.`)
+      .waitFor();
+    await link.click();
+    const refused = users.page.getByRole('alert').filter({
+      hasText: `The invitation to ${pending.name} was not sent. Invited less than a minute ago: please wait a minute, then try again.`,
+    });
+    await refused.waitFor();
+    expect(await axeViolations(users.page)).toEqual([]);
+    await screenshot(users.page, 'row-invitation-too-soon');
+  });
+
+  it('Invite pending users: asks, sends to the selected pending users, and reports', async () => {
+    const users = await suite.open({ path: '/?status=pending' });
+    await expect.poll(async () => (await users.readRows()).length).toBeGreaterThan(3);
+    // Not the first: the test before resent to it a moment ago.
+    const names = (await users.readRows())
+      .filter((row) => !row.checkbox.disabled)
+      .slice(1, 3)
+      .map((row) => row.name);
+    for (const name of names) await users.rowCheckbox(name).check();
+    await users.chooseAction('Invite pending users');
+    const question = users.page.getByRole('dialog', { name: 'Resend the invitation to 2 pending users?' });
+    await question.waitFor();
+    expect(await axeViolations(users.page)).toEqual([]);
+    await screenshot(users.page, 'bulk-invite-question');
+    await question.getByRole('button', { name: 'Resend invitations' }).click();
+    const result = users.page.getByRole('dialog', { name: 'Invite pending users' });
+    await expect.poll(() => result.getByRole('status').innerText()).toMatch(/Invitations sent\s+2/);
+    expect(await axeViolations(users.page)).toEqual([]);
+    await screenshot(users.page, 'bulk-invite-result');
+  });
+});
