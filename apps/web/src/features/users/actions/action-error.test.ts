@@ -33,6 +33,12 @@ describe('a refused action in words', () => {
     );
   });
 
+  it("gives a 400's own words: a request the server does not offer yet", () => {
+    expect(text(refusal(400, 'not_supported', 'Invitations cannot be sent to every matching user yet.'))).toBe(
+      'Invitations cannot be sent to every matching user yet.',
+    );
+  });
+
   it('says the action failed when no answer came', () => {
     expect(text(new TypeError('Failed to fetch'))).toBe('The action failed. Please try again.');
   });

@@ -17,10 +17,9 @@ export function actionErrorText(error: unknown, t: TFunction): string {
   if (status === 412) return t('userActions.errors.stale');
   if (status === 428) return t('userActions.errors.versionMissing');
   if (status === 429) return t('userActions.reason.recently_invited');
-  if (status === 409) {
-    if (isSkipReason(code)) return t(`userActions.reason.${code}`);
-    if (detail) return detail;
-  }
+  if (status === 409 && isSkipReason(code)) return t(`userActions.reason.${code}`);
+  // A refusal the page has no words of its own for (a rule, a request not offered yet): the server's.
+  if ((status === 409 || status === 400) && detail) return detail;
   return t('userActions.errors.failed');
 }
 
