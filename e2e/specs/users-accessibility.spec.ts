@@ -183,6 +183,9 @@ describe('keyboard', () => {
     await menu.waitFor();
     await expect.poll(() => focusedName(users)).toBe('Change user type');
     await users.page.keyboard.press('ArrowDown');
+    expect(await focusedName(users)).toBe('Disable users');
+    await users.page.keyboard.press('ArrowUp');
+    await users.page.keyboard.press('ArrowUp');
     expect(await focusedName(users)).toBe('Remove users');
     await users.page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
@@ -230,7 +233,7 @@ describe('roles, names and announcements', () => {
     await users.actionsButton.click();
     const menu = page.getByRole('menu', { name: 'Actions' });
     await menu.waitFor();
-    expect(await menu.getByRole('menuitem').count()).toBe(2);
+    expect(await menu.getByRole('menuitem').count()).toBe(4);
     // While it is open the rest of the page is hidden from assistive technology: found by CSS here.
     expect(
       await page.locator('main button[aria-haspopup="menu"]', { hasText: 'Actions' }).getAttribute('aria-expanded'),
@@ -252,7 +255,13 @@ describe('roles, names and announcements', () => {
     expect(await banner.getByRole('button', { name: 'Clear selection' }).count()).toBe(1);
     expect(await banner.getByRole('button', { name: `Select all ${ACME_TOTAL} users` }).count()).toBe(1);
 
+    // With a selection, an action asks first, in a dialog named by its question; Cancel returns to Actions.
     await users.chooseAction('Change user type');
+    const question = page.getByRole('dialog', { name: 'Change the user type of 1 user?' });
+    expect(await question.getByRole('radiogroup', { name: 'New user type' }).count()).toBe(1);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Actions');
     await users.clearSelectionButton.click();
     await users.chooseAction('Change user type');
     expect(await page.getByRole('alert').textContent()).toBe('Select users before making any actions.');
