@@ -57,7 +57,7 @@ export interface UsersPageProps {
 }
 
 /**
- * The Users page. Long (about 190 lines) because it is where the address, the list's queries and the
+ * The Users page. Long because it is where the address, the list's queries and the
  * selection meet: it derives the page's state once and hands each part (header, toolbar, table,
  * footer, sheet, messages) only what it shows; the parts are components of their own.
  */
