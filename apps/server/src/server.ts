@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
 import { type JobWorker, startJobWorker } from './jobs/job-worker.ts';
+import { invitationsForJobs } from './routes/invitations.ts';
 import { followStartUp, type StartUp } from './start-up.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
@@ -17,7 +18,11 @@ async function main() {
   const { app, database } = await start(config, startUp);
   const stages = startUp.done();
   app.log.info({ startUp: stages }, 'started');
-  const worker = startJobWorker(database.db, { ...config.jobs, log: app.log });
+  const worker = startJobWorker(database.db, {
+    ...config.jobs,
+    invitations: invitationsForJobs(config, app.log),
+    log: app.log,
+  });
 
   const where = database.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   console.log(`\nUsers admin is ready at ${config.publicUrl}  (${where})`);

@@ -9,6 +9,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionsOrg, apiCaller, expectExactCounts, memberOf } from './support/actions-org.ts';
+import { followJob, postJob } from './support/jobs.ts';
 import { CookieJar, signIn } from './support/sign-in.ts';
 import { linkIn, startSmtpCatcher } from './support/smtp-catcher.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -196,6 +197,22 @@ describe('invitations by e-mail, caught by a real SMTP server', () => {
       'not_found',
     ]);
     await expectExactCounts(db, call, bulkAdmin, fresh.id);
+  });
+
+  it('invites every matching user as a job: each invitable one once, with a mail each', async () => {
+    const { db } = server.database;
+    const crowd = await actionsOrg(db, 'Crowding');
+    const boss = await (await memberOf(db, crowd.id, 'cy@crowding.example', true)).signIn(server.baseUrl);
+    const { location } = await postJob(call, boss, crowd.id, { action: 'invite', filter: '' });
+    const seen = await followJob(call, boss, location, (job) => job.status === 'done');
+    // The inactive and the pending user are invited; the others are skipped with their reasons.
+    expect(seen.at(-1)?.done).toBe(2);
+    expect(Object.keys(seen.at(-1)?.skipped ?? {}).sort()).toEqual(['not_invitable', 'third_party']);
+    await mailTo('inactive@Crowding.example');
+    await mailTo('pending@Crowding.example');
+    const invited = await call(boss, 'GET', `${usersPath(crowd.id)}/${crowd.users.inactive}`);
+    expect(userDocumentSchema.parse(await invited.json()).data.attributes.status).toBe('pending');
+    await expectExactCounts(db, call, boss, crowd.id);
   });
 
   it('writes the mail in the invitee’s language, else the organisation’s', async () => {

@@ -2,8 +2,13 @@ import type { SkipReason } from '@users-admin/contract/user-actions';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
+import {
+  type InvitationSettings,
+  inviteInTransaction,
+  type SentInvitation,
+} from '../repositories/invitations-repository.ts';
 import { jobQuery } from '../repositories/jobs-repository.ts';
-import { applyActionInTransaction } from '../repositories/user-actions-repository.ts';
+import { type ActionInput, applyActionInTransaction } from '../repositories/user-actions-repository.ts';
 import { lastSignInRanges, matchingUsers } from '../repositories/user-conditions.ts';
 
 /** Claims since the last committed batch after which a job stops as failed, not tried again. */
@@ -11,6 +16,21 @@ const MAX_ATTEMPTS = 5;
 
 export type JobKey = Pick<JobRow, 'org_id' | 'id'>;
 export type BatchStep = 'more' | 'finished' | 'lost';
+
+export interface BatchOptions {
+  batchSize: number;
+  leaseSeconds: number;
+  /** How an `invite` job's batch invites, and what follows its commit (its mail leaves). */
+  invitations?: { settings: InvitationSettings; afterCommit(sent: SentInvitation[]): void } | undefined;
+}
+
+/** The job's action on one batch's users: an invitation each for `invite`, with its e-mail in the outbox. */
+async function act(tx: Db, input: ActionInput, invitations: BatchOptions['invitations']) {
+  if (input.action !== 'invite') return { ...(await applyActionInTransaction(tx, input)), sent: [] };
+  if (!invitations) throw new Error('an invite job needs the invitations settings');
+  const { results, invitations: sent } = await inviteInTransaction(tx, invitations.settings, input);
+  return { results, sent };
+}
 
 const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
   eb.and([eb('org_id', '=', job.org_id), eb('id', '=', job.id)]);
@@ -91,13 +111,14 @@ function nextUsers(tx: Db, job: JobRow, batchSize: number) {
  * cannot run the same batch), the action on the next users with its audit events, their results,
  * and the job's cursor and counts. A crash loses the batch whole; the next starts after the last.
  */
-export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSize: number; leaseSeconds: number }) {
-  return db.transaction().execute(async (tx): Promise<BatchStep> => {
+export async function runBatch(db: Db, key: JobKey, owner: string, options: BatchOptions): Promise<BatchStep> {
+  let sent: SentInvitation[] = [];
+  const step = await db.transaction().execute(async (tx): Promise<BatchStep> => {
     const job = await tx.selectFrom('jobs').selectAll().where(keyOf(key)).forUpdate().executeTakeFirst();
     // Cancelled, or taken over after this instance's lease ran out.
     if (job?.status !== 'running' || job.lease_owner !== owner) return 'lost';
     const users = await nextUsers(tx, job, options.batchSize);
-    const { results } = await applyActionInTransaction(tx, {
+    const input: ActionInput = {
       orgId: job.org_id,
       actor: { id: job.actor_id },
       action: job.action,
@@ -105,7 +126,9 @@ export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSiz
       ids: users.map((user) => user.id),
       requestId: job.request_id,
       jobId: job.id,
-    });
+    };
+    const { results, sent: invited } = await act(tx, input, options.invitations);
+    sent = invited;
     const skipped: Partial<Record<SkipReason, number>> = { ...job.skipped };
     for (const { reason } of results) if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
     const byId = new Map(users.map((user) => [user.id, user]));
@@ -142,4 +165,6 @@ export function runBatch(db: Db, key: JobKey, owner: string, options: { batchSiz
       .execute();
     return finished ? 'finished' : 'more';
   });
+  if (sent.length > 0) options.invitations?.afterCommit(sent);
+  return step;
 }

@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { claimJob, releaseJob, runBatch } from './job-batches.ts';
+import { type BatchOptions, claimJob, releaseJob, runBatch } from './job-batches.ts';
 
 /** How often an idle worker looks for a job. */
 const POLL_MS = 1000;
 const SAID = { more: 'job given back', finished: 'job finished', lost: 'job cancelled or taken over' } as const;
 
-export interface JobWorkerOptions {
-  batchSize: number;
-  leaseSeconds: number;
+export interface JobWorkerOptions extends BatchOptions {
   log: FastifyBaseLogger;
 }
 
@@ -25,7 +23,8 @@ export interface JobWorker {
  * Runs the jobs of every organisation, one at a time, batch after batch, beside the other
  * instances' workers: each job is held under a lease that each batch extends.
  */
-export function startJobWorker(db: Db, { batchSize, leaseSeconds, log }: JobWorkerOptions): JobWorker {
+export function startJobWorker(db: Db, { log, ...batch }: JobWorkerOptions): JobWorker {
+  const { leaseSeconds } = batch;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopping = false;
   let wake: (() => void) | undefined;
@@ -45,11 +44,11 @@ export function startJobWorker(db: Db, { batchSize, leaseSeconds, log }: JobWork
         if (job) {
           const context = { job: job.id, org: job.org_id, action: job.action, owner };
           log.info({ ...context, processed: job.processed, total: job.total }, 'job claimed');
-          let step = await runBatch(db, job, owner, { batchSize, leaseSeconds });
+          let step = await runBatch(db, job, owner, batch);
           while (step === 'more' && !stopping) {
             // PGlite answers in microtasks: without a turn of the event loop, no request would be read until the job ends.
             await new Promise((resolve) => setImmediate(resolve));
-            step = await runBatch(db, job, owner, { batchSize, leaseSeconds });
+            step = await runBatch(db, job, owner, batch);
           }
           if (step === 'more') await releaseJob(db, job, owner);
           log.info({ ...context, step }, SAID[step]);

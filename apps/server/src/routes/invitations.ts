@@ -21,18 +21,33 @@ import { reasonInWords } from '../repositories/user-action-rules.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 import { throwIfSkipped } from './user-actions.ts';
 
+/** Their mail is sent now; without SMTP_URL it stays in the outbox and each link is logged. */
+function invitationsCommitted(invitations: SentInvitation[], log: FastifyBaseLogger, mail?: { wake(): void }) {
+  if (mail && invitations.length > 0) mail.wake();
+  for (const { userId, email, link } of mail ? [] : invitations) {
+    log.info({ user: userId, to: email, link }, 'invitation link (no SMTP_URL: its mail stays in the outbox)');
+  }
+}
+
+/**
+ * What a job's batch needs to invite: the settings, and once it commits, the links logged without
+ * SMTP_URL (with it, the mail sender finds the mail on its next look).
+ */
+export function invitationsForJobs(config: Config, log: FastifyBaseLogger) {
+  const { smtpUrl, publicUrl, invitationTtlSeconds: ttlSeconds } = config;
+  return {
+    settings: { publicUrl, ttlSeconds },
+    afterCommit: (sent: SentInvitation[]) => invitationsCommitted(sent, log, smtpUrl ? { wake() {} } : undefined),
+  };
+}
+
 /** Invitations' settings, their mail sender (with SMTP_URL), and what follows their commit. */
 export function createInvitations(db: Db, config: Config, log: FastifyBaseLogger) {
   const { smtpUrl, mailFrom: from, publicUrl, invitationTtlSeconds: ttlSeconds } = config;
   const mail = smtpUrl ? createMailSender(db, { smtpUrl, from, log }) : undefined;
   const settings: InvitationSettings = { publicUrl, ttlSeconds };
-  /** Their mail is sent now; without SMTP_URL it stays in the outbox and each link is logged. */
-  const afterCommit = (invitations: SentInvitation[], requestLog: FastifyBaseLogger) => {
-    if (mail && invitations.length > 0) mail.wake();
-    for (const { userId, email, link } of mail ? [] : invitations) {
-      requestLog.info({ user: userId, to: email, link }, 'invitation link (no SMTP_URL: its mail stays in the outbox)');
-    }
-  };
+  const afterCommit = (invitations: SentInvitation[], requestLog: FastifyBaseLogger) =>
+    invitationsCommitted(invitations, requestLog, mail);
   /** Invites in one transaction; once committed, the mail leaves (or each link is logged). */
   const invite = async (input: InviteInput, requestLog: FastifyBaseLogger) => {
     const outcome = await db.transaction().execute((tx) => inviteInTransaction(tx, settings, input));

@@ -211,7 +211,6 @@ export async function userActionsRoutes(
       const actorId = assertAdminOf(request, orgId);
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
       if (filter !== undefined) {
-        if (action === 'invite') throw invitationJobsNotYet();
         return queueJob(request, reply, options.jobs, { orgId, actorId, action, isSystemAdmin, filter });
       }
       const input = { orgId, actor: { id: actorId }, ids: ids ?? [], requestId: request.id };
@@ -228,10 +227,4 @@ export async function userActionsRoutes(
       return reply.type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
-}
-
-/** Invitations to every matching user are not sent as a job yet. */
-function invitationJobsNotYet() {
-  const detail = 'Invitations cannot be sent to every matching user yet: name the users by ids.';
-  return ApiProblem.of(400, { code: 'not_supported', title: 'Not supported', detail, source: { parameter: 'filter' } });
 }

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
 import { startJobWorker } from '../../src/jobs/job-worker.ts';
+import { invitationsForJobs } from '../../src/routes/invitations.ts';
 import { demoTemplate } from './demo-template.ts';
 import { statementRecorder } from './tenant-keys.ts';
 
@@ -65,7 +66,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   recorder?.watch(app.server);
   await app.listen({ host: '127.0.0.1', port });
   // The worker's statements are checked as the requests' are.
-  const start = () => startJobWorker(database.db, { ...config.jobs, log: app.log });
+  const start = () =>
+    startJobWorker(database.db, {
+      ...config.jobs,
+      invitations: invitationsForJobs(config, app.log),
+      log: app.log,
+    });
   const worker = recorder ? recorder.recording(start) : start();
   return {
     app,
