@@ -29,10 +29,11 @@ export interface RunningServer {
 
 /**
  * Starts the real server as `npm start` does (built page, migrations, demo data) on a free
- * loopback port with a fresh data folder, and waits until it says it is ready.
+ * loopback port with a fresh data folder, and waits until it says it is ready. A `PORT` in `env`
+ * starts it on that port instead: a restart at the address the browser has open.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'users-admin-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
