@@ -1,5 +1,5 @@
+import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './test-server.ts';
 
 export interface CaughtMail {
   to: string[];
@@ -18,10 +18,9 @@ const unquote = (text: string) =>
 
 /**
  * A real SMTP server on the loopback (the `smtp-server` package) that keeps every message it
- * receives: where the server under test sends its mail.
+ * receives: where the server under test sends its mail (API and browser tests alike).
  */
 export async function startSmtpCatcher(port?: number) {
-  const listenOn = port ?? (await freePort());
   const messages: CaughtMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -37,9 +36,10 @@ export async function startSmtpCatcher(port?: number) {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(listenOn, '127.0.0.1', resolve));
+  // A free port unless asked for one (a test restarting the mail server on the same port).
+  await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
   return {
-    port: listenOn,
+    port: (server.server.address() as AddressInfo).port,
     messages,
     /** The messages to one address (its domain's case may have changed on the way). */
     to: (address: string) =>
