@@ -114,7 +114,7 @@ function SheetContent({
 }
 
 /**
- * A user's side sheet (issue 29): a modal dialog on the right, named by the user's name, with their
+ * A user's side sheet: a modal dialog on the right, named by the user's name, with their
  * details, actions and activity. Escape, the close button and a click outside close it; MUI's focus trap moves focus into it.
  */
 function UserSheetDrawer({
