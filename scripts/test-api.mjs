@@ -13,16 +13,28 @@ const root = path.resolve(import.meta.dirname, '..');
 const workers = String(Math.max(2, os.availableParallelism() - 1));
 const vitestArgs = ['vitest', 'run', '--project', 'server', '--maxWorkers', workers, ...process.argv.slice(2)];
 
+// What no engine changes: units beside the code (texts, rules, parsers) and answers decided before
+// any statement (headers, scripts, compression, the page's files). They run on PGlite alone.
+const ENGINE_FREE = [
+  'src/**/*.test.ts',
+  'test/security-headers.test.ts',
+  'test/micro-frontends.test.ts',
+  'test/micro-frontend-scripts.test.ts',
+  'test/compression.test.ts',
+  'test/web-app.test.ts',
+];
+const onPostgres = ENGINE_FREE.flatMap((glob) => ['--exclude', glob]);
+
 /**
  * The API tests on one engine, recording every statement the server sends while it answers them;
  * then the check that each is keyed by one organisation (test/tenant-keys.test.ts).
  */
-function run(label, env) {
+function run(label, env, extraArgs = []) {
   console.log(`\n== API tests on ${label}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'users-admin-statements-'));
   const withDir = { ...process.env, ...env, SQL_STATEMENTS_DIR: dir };
   try {
-    const tests = spawnSync('npx', vitestArgs, { cwd: root, stdio: 'inherit', env: withDir });
+    const tests = spawnSync('npx', [...vitestArgs, ...extraArgs], { cwd: root, stdio: 'inherit', env: withDir });
     if (tests.status !== 0) return tests.status ?? 1;
     const check = spawnSync(
       'npx',
@@ -37,15 +49,17 @@ function run(label, env) {
 
 let status = run('the embedded database (PGlite)', { TEST_DATABASE_URL: '' });
 if (process.env.TEST_DATABASE_URL) {
-  status ||= run('PostgreSQL (TEST_DATABASE_URL)', {});
+  status ||= run('PostgreSQL (TEST_DATABASE_URL)', {}, onPostgres);
 } else {
   const bin = findPostgresBin();
   if (bin) {
     const postgres = await startThrowawayPostgres(bin);
     try {
-      status ||= run(`a throwaway PostgreSQL (${path.basename(path.dirname(bin))})`, {
-        TEST_DATABASE_URL: postgres.url,
-      });
+      status ||= run(
+        `a throwaway PostgreSQL (${path.basename(path.dirname(bin))})`,
+        { TEST_DATABASE_URL: postgres.url },
+        onPostgres,
+      );
     } finally {
       await postgres.stop();
     }
