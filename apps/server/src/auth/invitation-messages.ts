@@ -44,7 +44,7 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     invited: '{{inviter}} hat Sie in die Organisation {{org}} eingeladen.',
     action: 'Über diesen Link nehmen Sie die Einladung an und sind danach angemeldet:',
     button: 'Einladung annehmen',
-    expiry: 'Der Link gilt einmal und läuft am {{date}} ab.',
+    expiry: 'Der Link kann nur einmal verwendet werden und läuft am {{date}} ab.',
     ignore: 'Falls Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.',
     title: 'Einladung annehmen',
     intro: 'Wählen Sie ein Passwort für die Anmeldung bei {{org}} als {{address}}.',
@@ -54,15 +54,15 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
     mismatch: 'Die beiden Passwörter stimmen nicht überein.',
     external:
-      'Um die Einladung zu {{org}} anzunehmen, ist eine Anmeldung beim Identitätsanbieter Ihrer Organisation mit {{address}} nötig.',
+      'Um die Einladung zu {{org}} anzunehmen, müssen Sie sich mit {{address}} beim Identitätsanbieter Ihrer Organisation anmelden.',
     signIn: 'Anmelden',
     expiredTitle: 'Diese Einladung ist abgelaufen',
-    expired: 'Ihr Administrator kann die Einladung erneut senden: Bitte wenden Sie sich an ihn.',
+    expired: 'Bitte wenden Sie sich an Ihren Administrator: Er kann die Einladung erneut senden.',
     usedTitle: 'Diese Einladung wurde bereits verwendet',
-    used: 'Sie wurde bereits angenommen. Zur Anmeldung verwenden Sie Ihre E-Mail-Adresse und Ihr Passwort.',
+    used: 'Die Einladung wurde bereits angenommen. Sie können sich mit Ihrer E-Mail-Adresse und Ihrem Passwort anmelden.',
     replacedTitle: 'Diese Einladung wurde ersetzt',
     replaced:
-      'Eine neuere Einladung wurde gesendet: Öffnen Sie den Link in der neuesten E-Mail, oder Ihr Administrator kann die Einladung erneut senden.',
+      'Eine neuere Einladung wurde gesendet: Öffnen Sie den Link in der neuesten E-Mail, oder lassen Sie die Einladung von Ihrem Administrator erneut senden.',
     invalidTitle: 'Diese Einladung ist ungültig',
     invalid:
       'Prüfen Sie, ob der vollständige Link aus der E-Mail geöffnet wurde, oder lassen Sie die Einladung von Ihrem Administrator erneut senden.',
