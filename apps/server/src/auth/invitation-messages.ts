@@ -83,7 +83,7 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
     mismatch: 'Las dos contraseñas no coinciden.',
     external:
-      'Para aceptar la invitación a {{org}}, es necesario iniciar sesión en el proveedor de identidades de su organización con {{address}}.',
+      'Para aceptar la invitación a {{org}}, es necesario iniciar sesión en el proveedor de identidad de su organización con {{address}}.',
     signIn: 'Iniciar sesión',
     expiredTitle: 'Esta invitación ha caducado',
     expired: 'Pida a su administrador que reenvíe la invitación.',
