@@ -99,10 +99,10 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
   fr: {
     subject: 'Invitation à rejoindre {{org}}',
     greeting: 'Bonjour {{name}},',
-    invited: '{{inviter}} vous a invité à rejoindre l’organisation {{org}}.',
+    invited: '{{inviter}} vous invite à rejoindre l’organisation {{org}}.',
     action: 'Ouvrez ce lien pour accepter l’invitation et vous connecter :',
     button: 'Accepter l’invitation',
-    expiry: 'Le lien ne fonctionne qu’une fois et expire le {{date}}.',
+    expiry: 'Ce lien n’est utilisable qu’une seule fois et expire le {{date}}.',
     ignore: 'Si vous n’attendiez pas cette invitation, vous pouvez ignorer cet e-mail.',
     title: 'Accepter l’invitation',
     intro: 'Choisissez un mot de passe pour vous connecter à {{org}} en tant que {{address}}.',
@@ -112,18 +112,18 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     tooShort: 'Le mot de passe doit comporter au moins {{min}} caractères.',
     mismatch: 'Les deux mots de passe ne sont pas identiques.',
     external:
-      'Pour accepter l’invitation à {{org}}, une connexion au fournisseur d’identité de votre organisation avec {{address}} est nécessaire.',
+      'Pour accepter l’invitation à rejoindre {{org}}, veuillez vous connecter auprès du fournisseur d’identité de votre organisation avec l’adresse {{address}}.',
     signIn: 'Se connecter',
     expiredTitle: 'Cette invitation a expiré',
-    expired: 'Demandez à votre administrateur de renvoyer l’invitation.',
+    expired: 'Veuillez demander à votre administrateur de renvoyer l’invitation.',
     usedTitle: 'Cette invitation a déjà été utilisée',
-    used: 'Elle a déjà été acceptée : pour vous connecter, utilisez votre adresse e-mail et votre mot de passe.',
+    used: 'Elle a été acceptée : vous pouvez vous connecter avec votre adresse e-mail et votre mot de passe.',
     replacedTitle: 'Cette invitation a été remplacée',
     replaced:
-      'Une invitation plus récente a été envoyée : ouvrez le lien du dernier e-mail, ou demandez à votre administrateur de renvoyer l’invitation.',
+      'Une invitation plus récente a été envoyée : ouvrez le lien figurant dans le dernier e-mail reçu, ou demandez à votre administrateur de renvoyer l’invitation.',
     invalidTitle: 'Cette invitation n’est pas valide',
     invalid:
-      'Vérifiez que le lien complet de l’e-mail a été ouvert, ou demandez à votre administrateur de renvoyer l’invitation.',
+      'Vérifiez que vous avez ouvert le lien complet figurant dans l’e-mail, ou demandez à votre administrateur de renvoyer l’invitation.',
   },
   it: {
     subject: 'Invito a unirsi a {{org}}',
