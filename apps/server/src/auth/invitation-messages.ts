@@ -215,7 +215,7 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     invited: '{{inviter}} convidou você para participar da organização {{org}}.',
     action: 'Abra este link para aceitar o convite e fazer login:',
     button: 'Aceitar convite',
-    expiry: 'O link funciona uma única vez e expira em {{date}}.',
+    expiry: 'O link só pode ser usado uma vez e expira em {{date}}.',
     ignore: 'Se você não esperava este convite, ignore este e-mail.',
     title: 'Aceitar o convite',
     intro: 'Escolha uma senha para fazer login em {{org}} como {{address}}.',
@@ -223,7 +223,7 @@ export const INVITATION_MESSAGES: Readonly<Record<SupportedLocale, InvitationMes
     confirm: 'Confirmar senha',
     submit: 'Aceitar e fazer login',
     tooShort: 'A senha deve ter pelo menos {{min}} caracteres.',
-    mismatch: 'As duas senhas não são iguais.',
+    mismatch: 'As senhas não coincidem.',
     external:
       'Para aceitar o convite para {{org}}, faça login no provedor de identidade da sua organização com {{address}}.',
     signIn: 'Fazer login',
