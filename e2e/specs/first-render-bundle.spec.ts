@@ -86,8 +86,8 @@ describe.skipIf(!existsSync(path.join(DIST, 'index.html')))('the first render', 
     for (const [, , css] of tags) expect(css).not.toMatch(/\n|: /);
   });
 
-  // apps/web/build/font-preload.ts: the Latin subset only, which nearly every page uses; a page the
-  // server drew is laid out before its style sheet would have asked for the font.
+  // apps/web/build/font-preload.ts: the Latin subset only, which nearly every page uses, asked for
+  // while the bundle downloads rather than once the first render is laid out.
   it('bundles the variable font, each subset by unicode-range, and preloads its Latin subset only', () => {
     const { html, styles } = firstRender();
     const preloads = [...html.matchAll(/<link rel="preload"[^>]*>/g)].map(([link]) => link);

@@ -81,7 +81,7 @@ export function initI18n() {
     returnNull: false,
     initAsync: false,
   });
-  // On the server (entry-server.tsx) there is no document: it writes `<html lang dir>` itself.
+  // At build time (build/first-render.tsx) there is no document.
   if (typeof document === 'undefined') return i18n;
   document.documentElement.lang = DEFAULT_LOCALE;
   document.documentElement.dir = 'ltr';
