@@ -2,27 +2,15 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.ts';
-import { firstRenderStyles } from './build/first-render-styles.ts';
 import { fontPreload } from './build/font-preload.ts';
-import { muiLazyTouchRipple } from './build/mui-lazy-touch-ripple.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
-import { muiWithoutTextarea } from './build/mui-without-textarea.ts';
 import { precompressedAssets } from './build/precompressed-assets.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
 export default defineConfig({
-  plugins: [
-    react(),
-    muiWithoutCssVariables(),
-    muiWithoutTextarea(),
-    muiLazyTouchRipple(),
-    earlyCallsScript(),
-    firstRenderStyles(),
-    fontPreload(),
-    precompressedAssets(),
-  ],
+  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript(), fontPreload(), precompressedAssets()],
   server: {
     host: '127.0.0.1',
     port: 5173,

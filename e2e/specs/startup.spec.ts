@@ -204,8 +204,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     const { context, page } = await openSignedIn(browser, server.baseUrl);
     await page.reload();
     await page.locator('main tbody tr').first().waitFor();
-    expect(await recorded(page)).toMatchObject({ rowsAtMount: 25 });
-    expect(await page.locator('.MuiTablePagination-root').count()).toBe(1);
+    await page.locator('.MuiTablePagination-root').waitFor();
 
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -229,39 +228,6 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     release();
     await page.locator('.MuiTablePagination-root').waitFor();
     expect(errors).toEqual([]);
-    await context.close();
-  });
-
-  // apps/web/build/first-render-styles.ts: the build writes the first render's styles into the
-  // HTML in Emotion's server-rendering form, and Emotion adopts them.
-  it('draws its first rows with the styles its HTML brought, inserting none of its own', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        const row = [...document.querySelectorAll('main tbody tr')].find((tr) => tr.textContent?.includes('@'));
-        if (!row) return;
-        observer.disconnect();
-        const rules = (selector: string) =>
-          [...document.querySelectorAll<HTMLStyleElement>(selector)].reduce(
-            (sum, style) => sum + (style.sheet?.cssRules.length ?? 0),
-            0,
-          );
-        (window as unknown as { styles: object }).styles = {
-          adopted: rules('style[data-emotion^="css "]'),
-          inserted: rules('style[data-emotion="css"]'),
-        };
-      }).observe(document, { childList: true, subtree: true });
-    });
-    await page.reload();
-    await page.locator('main tbody tr', { hasText: '@' }).first().waitFor();
-    const styles = await page.evaluate(() => (window as unknown as { styles: object }).styles);
-    expect(styles).toMatchObject({ inserted: 0 });
-    expect((styles as { adopted: number }).adopted).toBeGreaterThan(100);
-    // The adopted styles apply: the search field is 300 px wide on a wide screen.
-    const search = page.getByRole('searchbox', { name: 'Search name or email' });
-    expect(await search.evaluate((input) => input.closest('.MuiInputBase-root')?.getBoundingClientRect().width)).toBe(
-      300,
-    );
     await context.close();
   });
 

@@ -52,7 +52,7 @@ const focused = (page: Page) =>
     const element = document.activeElement;
     if (!element || element === document.body) return 'body';
     if (element.matches('main tbody input[type=checkbox]')) return 'row checkbox';
-    if (element.matches('main thead button') && /^User/.test(element.textContent ?? '')) return 'sort';
+    if (element.closest('main thead') && /^User/.test(element.textContent ?? '')) return 'sort';
     if (element.matches('main tbody a[data-user-id]')) return 'name';
     return element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 30) ?? element.tagName;
   });

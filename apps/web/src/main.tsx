@@ -25,10 +25,11 @@ initI18n();
 const queryClient = createQueryClient();
 const startQuery = parseUsersSearchParams(new URLSearchParams(window.location.search));
 
-/** The session's first rows, chosen columns and language: what the first render draws. */
+/** The session's first rows, chosen columns, language and footer: what the first render draws. */
 async function loadFirstRender(): Promise<void> {
-  // The footer's code is asked for now, not once the first render asks: it usually comes with the rows.
-  void UsersPagination.preload();
+  // The footer's code is asked for now, not once the first render asks, and awaited with the rows
+  // (within FIRST_ROWS_WAIT_MS), so that the page works whole from its first paint.
+  const footer = UsersPagination.preload();
   const session = await queryClient.fetchQuery(getSessionQueryOptions());
   if (!session.org_id) return;
   const columnsQuery = getUserColumnsQueryOptions(session.org_id);
@@ -40,6 +41,7 @@ async function loadFirstRender(): Promise<void> {
       return columns && showsTimes(columns) ? preloadTimeCells() : undefined;
     }),
     applyLocale(session.locale),
+    footer,
   ]);
 }
 
