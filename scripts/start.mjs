@@ -5,10 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-// The page, and its server build (the page drawn by the server: apps/web/src/entry-server.tsx).
-const builtFiles = ['apps/web/dist/index.html', 'apps/web/dist-server/entry-server.js'].map((file) =>
-  path.join(root, file),
-);
+const builtFiles = [path.join(root, 'apps/web/dist/index.html')];
 const sources = [
   'apps/web/src',
   'apps/web/build',

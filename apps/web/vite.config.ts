@@ -2,36 +2,15 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { EARLY_CALLS_ENTRY, earlyCallsScript } from './build/early-calls-script.ts';
-import { firstRenderStyles } from './build/first-render-styles.ts';
 import { fontPreload } from './build/font-preload.ts';
-import { muiLazyTouchRipple } from './build/mui-lazy-touch-ripple.ts';
 import { muiWithoutCssVariables } from './build/mui-without-css-variables.ts';
-import { muiWithoutTextarea } from './build/mui-without-textarea.ts';
 import { precompressedAssets } from './build/precompressed-assets.ts';
 
 const serverUrl = process.env.API_SERVER_URL ?? 'http://127.0.0.1:3000';
 const serverPaths = ['/apis', '/auth', '/idp', '/interaction', '/app-config.json', '/mfe'];
 
-export default defineConfig(({ isSsrBuild, mode }) => ({
-  // The server's build (`vite build --ssr src/entry-server.tsx`: the page drawn by the API server)
-  // shares every plugin that shapes the page's code, so that its MUI, Emotion and class names are
-  // the browser's; it needs none that shape the files the browser loads.
-  plugins: isSsrBuild
-    ? [react(), muiWithoutCssVariables()]
-    : [
-        react(),
-        muiWithoutCssVariables(),
-        muiWithoutTextarea(),
-        muiLazyTouchRipple(),
-        earlyCallsScript(),
-        firstRenderStyles(),
-        fontPreload(),
-        precompressedAssets(),
-      ],
-  // One file with everything in it, read once by the API server at start-up (no node_modules lookups),
-  // with React's and Emotion's production code, as in the browser's build: Emotion's class names
-  // carry labels in development, and would not be the browser's.
-  ...(isSsrBuild ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify(mode) } } : {}),
+export default defineConfig({
+  plugins: [react(), muiWithoutCssVariables(), earlyCallsScript(), fontPreload(), precompressedAssets()],
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -40,7 +19,6 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   },
   build: {
     sourcemap: true,
-    ...(isSsrBuild ? { outDir: 'dist-server', copyPublicDir: false } : {}),
     // Browsers without <link rel="modulepreload"> (Safari before 17, Firefox before 115) load those
     // modules when they are imported instead: the polyfill would only add to the first render (issue 6).
     modulePreload: { polyfill: false },
@@ -55,9 +33,6 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         // The page's first calls, started from the HTML's head (build/early-calls-script.ts).
         [EARLY_CALLS_ENTRY]: fileURLToPath(new URL('./src/early-calls.ts', import.meta.url)),
       },
-      // The server's build in one file indeed, its lazy parts inlined: the API server then loads one
-      // module instead of dozens at once, which under tsx on Node 20 could hang its start (docs/decisions.md).
-      ...(isSsrBuild ? { output: { codeSplitting: false } } : {}),
       // Building a zod schema has no side effects, so the contract's schemas, which the page does
       // not use, can drop out with zod. `wholeNumber` is the contract's own schema helper.
       treeshake: {
@@ -82,4 +57,4 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     // As for Testing Library's waits: conditions, with limits a loaded machine meets.
     expect: { poll: { timeout: 20_000 } },
   },
-}));
+});

@@ -11,7 +11,7 @@ export interface Bundle {
 
 /**
  * Sizes of built files, by URL path under the folder the server serves, and of the style elements
- * an HTML file carries (`inlineCss`: the first render's styles, apps/web/build/first-render-styles.ts).
+ * an HTML file carries (`inlineCss`), which count too.
  */
 export function bundleOf(folder: string, paths: string[], inlineCss = ''): Bundle {
   const files = [...new Set(paths)]

@@ -42,8 +42,6 @@ async function buildServedFiles(): Promise<{ work: string; served: string }> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'users-admin-page-bench-'));
   const served = path.join(work, 'web');
   cpSync(webDist, served, { recursive: true });
-  // The server draws the page with the web app's server build, found beside the page's files.
-  cpSync(path.join(root, 'apps/web/dist-server'), path.join(work, 'dist-server'), { recursive: true });
   log('building the floor page (plain React) with Vite…');
   await build({
     configFile: false,
@@ -99,6 +97,11 @@ function bundles(served: string, users: LoadTimes): PageSummary['bundle'] {
     beforeFirstRow: bundleOf(
       served,
       users.assetsBeforeFirstRow.filter((p) => !isMicroFrontend(p)),
+      inlineCss,
+    ),
+    beforeInteractive: bundleOf(
+      served,
+      users.assetsBeforeInteractive.filter((p) => !isMicroFrontend(p)),
       inlineCss,
     ),
     microFrontends: bundleOf(
@@ -171,6 +174,8 @@ async function main() {
       searchWarmMs: median(users.warmSearch),
       interactiveColdMs: median(users.coldInteractive),
       interactiveWarmMs: median(users.warmInteractive),
+      firstRowToInteractiveColdMs: median(users.coldInteractive.map((at, run) => at - (users.cold[run] ?? at))),
+      scriptBeforeInteractiveColdMs: median(users.coldScriptMs),
       fast4gColdMs: median(fast4g),
       lighthouse,
       keystrokeMs: median(interactions.keystroke),

@@ -47,8 +47,11 @@ export interface LoadTimes {
   warmSearch: number[];
   coldInteractive: number[];
   warmInteractive: number[];
-  /** Script and style files the first cold load fetched before its first user row. */
+  /** Script run (Chromium's ScriptDuration) by the time every control works, cold. */
+  coldScriptMs: number[];
+  /** Script and style files the first cold load fetched before its first user row, and before every control worked. */
   assetsBeforeFirstRow: string[];
+  assetsBeforeInteractive: string[];
 }
 
 interface LoadTarget {
@@ -73,7 +76,9 @@ export async function measureLoads(browser: Browser, targets: LoadTarget[]): Pro
     warmSearch: [],
     coldInteractive: [],
     warmInteractive: [],
+    coldScriptMs: [],
     assetsBeforeFirstRow: [],
+    assetsBeforeInteractive: [],
   }));
   const inTurn = (run: number) => (run % 2 ? [...targets.keys()].reverse() : [...targets.keys()]);
   for (let run = 0; run < RUNS; run++) {
@@ -82,6 +87,8 @@ export async function measureLoads(browser: Browser, targets: LoadTarget[]): Pro
       const result = times[index] as LoadTimes;
       const context = await newContext(browser, state);
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
       const assets: { url: string; at: number }[] = [];
       const started = Date.now();
       page.on('response', (response) => {
@@ -92,9 +99,15 @@ export async function measureLoads(browser: Browser, targets: LoadTarget[]): Pro
       const at = await firstRowAt(page);
       result.cold.push(at);
       result.coldSearch.push(await searchWorksAt(page));
-      result.coldInteractive.push(await interactiveAt(page));
+      const interactive = await interactiveAt(page);
+      result.coldInteractive.push(interactive);
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      result.coldScriptMs.push((metrics.find((m) => m.name === 'ScriptDuration')?.value ?? Number.NaN) * 1000);
       if (run === 0) {
-        result.assetsBeforeFirstRow = assets.filter((a) => a.at <= at + 50).map((a) => new URL(a.url).pathname);
+        const before = (moment: number) =>
+          assets.filter((a) => a.at <= moment + 50).map((a) => new URL(a.url).pathname);
+        result.assetsBeforeFirstRow = before(at);
+        result.assetsBeforeInteractive = before(interactive);
       }
       await context.close();
     }

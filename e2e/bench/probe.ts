@@ -3,7 +3,6 @@
 // rows change after an input.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StorageState } from '../support/seeded-server.ts';
-import { NOT_TAKEN_OVER } from '../support/take-over.ts';
 
 /**
  * In the page before its own code: when user rows (rows with an email) first appear, and when the
@@ -34,10 +33,10 @@ export const probe = `(() => {
       bench.firstRow = null;
       requestAnimationFrame(() => { bench.firstRow = performance.now(); });
     }
-    // A page the server drew is inert until the page's code has taken it over, and each of its parts
-    // until that part is (apps/web/src/app/take-over.tsx): the search box's part comes first.
+    // Every control works once none is inert and the footer, whose code loads apart, is there too.
     const search = document.querySelector('main input[type=search]');
-    const allWork = !document.querySelector(${JSON.stringify(NOT_TAKEN_OVER)});
+    const footer = !document.querySelector('main .MuiTable-root') || document.querySelector('main .MuiTablePagination-root');
+    const allWork = !document.querySelector('#root[inert], #root [inert]') && !!footer;
     if (bench.firstRow !== undefined && bench.searchWorks === undefined && (search ? !search.closest('[inert]') : allWork)) {
       bench.searchWorks = null;
       requestAnimationFrame(() => { bench.searchWorks = performance.now(); });
@@ -73,9 +72,9 @@ export async function notedAt(page: Page, moment: 'firstRow' | 'searchWorks' | '
 
 /** Navigation start → the first user row on screen. */
 export const firstRowAt = (page: Page) => notedAt(page, 'firstRow');
-/** Navigation start → the search box works (its part of a page the server drew has been taken over). */
+/** Navigation start → the search box is there and not inert. */
 export const searchWorksAt = (page: Page) => notedAt(page, 'searchWorks');
-/** Navigation start → all the page's controls work (every part of a page the server drew has been taken over). */
+/** Navigation start → all the page's controls work: none inert, the footer there. */
 export const interactiveAt = (page: Page) => notedAt(page, 'interactive');
 
 export async function newContext(browser: Browser, state: StorageState): Promise<BrowserContext> {

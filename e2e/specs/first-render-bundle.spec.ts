@@ -21,7 +21,7 @@ function firstRender() {
   const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
   return {
     html,
-    // The first render's Emotion styles, written into the head (apps/web/build/first-render-styles.ts).
+    // Style elements of the HTML, if any, count too.
     inlineStyles: [...html.matchAll(/<style\b[^>]*>.*?<\/style>/gs)].map((match) => match[0]).join(''),
     scripts: files.filter((file) => file.endsWith('.js')).map((file) => ({ file, code: read(file) })),
     styles: files.filter((file) => file.endsWith('.css')).map((file) => ({ file, code: read(file) })),
@@ -57,37 +57,17 @@ describe.skipIf(!existsSync(path.join(DIST, 'index.html')))('the first render', 
     expect(compressed).toBeGreaterThan(10);
   });
 
-  it('leaves out the user/group picker, the tooltips, the ripple and MUI CSS theme variables', () => {
+  it('leaves out the user/group picker, the tooltips, zod and MUI CSS theme variables', () => {
     for (const { file, code } of firstRender().scripts) {
-      // useAutocomplete (the picker), Popper (tooltips), TouchRipple (apps/web/build/mui-lazy-touch-ripple.ts),
-      // CSS-variables theme provider.
-      for (const marker of ['aria-autocomplete', 'data-popper-placement', 'MuiTouchRipple', 'colorSchemeSelector']) {
+      // useAutocomplete (the picker), Popper (tooltips), zod's error map, CSS-variables theme provider.
+      for (const marker of ['aria-autocomplete', 'data-popper-placement', 'invalid_type', 'colorSchemeSelector']) {
         expect(code.includes(marker), `${marker} in ${file}`).toBe(false);
       }
     }
   });
 
-  // Emotion adopts these when its cache is created, and the first render inserts none of them; the
-  // browser test of this is in startup.spec.ts.
-  it("carries the first render's Emotion styles in its head, minified, in Emotion's server-rendering form", () => {
-    const { html } = firstRender();
-    const head = html.slice(0, html.indexOf('</head>'));
-    const tags = [...head.matchAll(/<style data-emotion="([^"]+)">(.*?)<\/style>/gs)];
-    const main = tags.find(([, emotion]) => emotion?.startsWith('css '));
-    const ids = main?.[1]?.split(' ').slice(1) ?? [];
-    expect(ids.length).toBeGreaterThan(40);
-    // Each style's class is in the CSS: `.css-<id>`.
-    for (const id of ids) expect(main?.[2]).toContain(`.css-${id}`);
-    // CssBaseline's global styles, under their own name.
-    expect(tags.some(([, emotion, css]) => /^css-global \w+$/.test(emotion ?? '') && css?.includes('box-sizing'))).toBe(
-      true,
-    );
-    // Minified: no line breaks, no space after a colon.
-    for (const [, , css] of tags) expect(css).not.toMatch(/\n|: /);
-  });
-
-  // apps/web/build/font-preload.ts: the Latin subset only, which nearly every page uses; a page the
-  // server drew is laid out before its style sheet would have asked for the font.
+  // apps/web/build/font-preload.ts: the Latin subset only, which nearly every page uses, asked for
+  // while the bundle downloads rather than once the first render is laid out.
   it('bundles the variable font, each subset by unicode-range, and preloads its Latin subset only', () => {
     const { html, styles } = firstRender();
     const preloads = [...html.matchAll(/<link rel="preload"[^>]*>/g)].map(([link]) => link);

@@ -4,8 +4,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { takenOver } from '../support/take-over.ts';
-import { servePlainPage } from '../support/users-page.ts';
 
 // Over 300 lines: each start-up case uses the server and browser this file starts once.
 
@@ -40,23 +38,14 @@ const RECORDER = () => {
     for (const mutation of mutations) {
       for (const node of mutation.addedNodes) {
         if (node instanceof HTMLScriptElement && node.dataset.startup) record.scriptsAt.push(performance.now());
-        // A page the server drew is in #root from the HTML: the page's code mounts when it takes it over.
-        const drawn = mutation.target instanceof HTMLElement && mutation.target.hasAttribute('data-server-rendered');
-        if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !drawn && !record.mountedAt) {
+        if (mutation.target instanceof HTMLElement && mutation.target.id === 'root' && !record.mountedAt) {
           record.mountedAt = performance.now();
           record.rowsAtMount = mutation.target.querySelectorAll('tbody tr').length;
           record.loadingAtMount = mutation.target.querySelector('[aria-busy="true"]') !== null;
         }
       }
     }
-    // Taken over: no longer inert.
-    const root = document.getElementById('root');
-    if (root?.hasAttribute('data-server-rendered') === false && root.childElementCount > 0 && !record.mountedAt) {
-      record.mountedAt = performance.now();
-      record.rowsAtMount = root.querySelectorAll('tbody tr').length;
-      record.loadingAtMount = root.querySelector('[aria-busy="true"]') !== null;
-    }
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-server-rendered'] });
+  }).observe(document, { childList: true, subtree: true });
 };
 
 interface Recorded {
@@ -75,7 +64,6 @@ async function openSignedIn(browser: Browser, baseUrl: string, viewport = { widt
   await page.goto(`${baseUrl}/`);
   await signInAs(page, ADMIN.email, ADMIN.password);
   await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
-  await takenOver(page);
   return { context, page };
 }
 
@@ -120,7 +108,6 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await page.goto(`${server.baseUrl}/`);
     await signInAs(page, ADMIN.email, ADMIN.password);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
-    await takenOver(page);
 
     expect(await startupScripts(page)).toEqual([
       { src: '/mfe/monitoring.js', crossorigin: 'use-credentials' },
@@ -171,10 +158,8 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await context.close();
   });
 
-  it('drawn by the browser alone, draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
+  it('draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
     const { context, page } = await openSignedIn(browser, server.baseUrl);
-    // The plain page, as the server sends it when it cannot draw the page itself.
-    await servePlainPage(page, server.baseUrl);
     // Signed in, the page has answered once: a reload is a returning administrator's start. The
     // page's bundle is held until its calls, started from the head, have answered.
     const listAnswered = page.waitForResponse((response) =>
@@ -215,62 +200,12 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
     await context.close();
   });
 
-  // apps/web/src/entry-server.tsx: a signed-in administrator's page comes drawn in its HTML.
-  it('comes drawn by the server, inert until the page takes the same elements over, then works', async () => {
+  it("draws the footer with the rows, and while the footer's code is late its place holds no control", async () => {
     const { context, page } = await openSignedIn(browser, server.baseUrl);
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    // The page's bundle is held: what shows until then is the server's drawing alone.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/index-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.reload({ waitUntil: 'commit' });
-    const rows = page.locator('main tbody tr');
-    await rows.first().waitFor();
-    expect(await rows.count()).toBe(25);
-    expect(await page.locator('#root[data-server-rendered][inert]').count()).toBe(1);
-    // The header and controls, the table and the footer: each inert on its own too, until it is taken over.
-    expect(await page.locator('#root [data-drawn-part][inert]').count()).toBe(3);
-    expect(await page.locator('.MuiTablePagination-displayedRows').textContent()).toBe('1–25 of 423');
-    // The global navigator's place is there from the first paint: the page will not move down.
-    expect((await page.locator('global-navigator').boundingBox())?.height).toBe(64);
-    const headingAt = (await page.getByRole('heading', { name: 'Users', level: 1, includeHidden: true }).boundingBox())
-      ?.y;
-    await screenshot(page, 'startup-drawn-by-the-server-xl');
-    // Marks the drawn elements, to see that the page adopts them rather than drawing new ones.
-    await page.evaluate(() => {
-      for (const row of document.querySelectorAll('main tbody tr')) (row as unknown as { drawn: boolean }).drawn = true;
-    });
-    release();
-    await takenOver(page);
-    expect(await page.locator('#root[data-server-rendered]').count()).toBe(0);
-    expect(await page.locator('#root [inert]').count()).toBe(0);
-    expect(
-      await page.evaluate(() =>
-        [...document.querySelectorAll('main tbody tr')].every((row) => (row as unknown as { drawn?: boolean }).drawn),
-      ),
-    ).toBe(true);
-    expect((await page.getByRole('heading', { name: 'Users', level: 1 }).boundingBox())?.y).toBe(headingAt);
-    expect(errors).toEqual([]);
-    // Its controls work: the sort changes the rows.
-    const first = await rows.first().textContent();
-    await page.getByRole('button', { name: /^User/ }).click();
-    await expect.poll(() => rows.first().textContent()).not.toBe(first);
-    expect(new URL(page.url()).searchParams.get('sort')).toBe('name');
-    await context.close();
-  });
+    await page.reload();
+    await page.locator('main tbody tr').first().waitFor();
+    await page.locator('.MuiTablePagination-root').waitFor();
 
-  // apps/web/src/app/take-over.tsx: a part works once it is taken over, without waiting for the others.
-  it('lets the search box work while the footer, whose code is late, stays inert', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -283,58 +218,16 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
       await held;
       await route.continue();
     });
-    await page.reload({ waitUntil: 'commit' });
-    const search = page.getByRole('searchbox', { name: 'Search name or email' });
-    await page.waitForFunction(() => {
-      const box = document.querySelector('main input[type=search]');
-      return box !== null && !box.closest('[inert]');
-    });
-    // The header and controls, the table, the footer: the footer's part is the last.
-    const footer = page.locator('#root [data-drawn-part]').last();
-    expect(await footer.locator('.MuiTablePagination-root').count()).toBe(1);
-    expect(await footer.evaluate((part) => (part as HTMLElement).inert)).toBe(true);
-    await search.fill('bram');
-    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('bram');
-    // New rows for the new count; the footer waits for its code, inert.
-    await page.locator('main tbody tr', { hasText: 'Bram' }).first().waitFor();
-    expect(await footer.evaluate((part) => (part as HTMLElement).inert)).toBe(true);
-    release();
-    await takenOver(page);
-    await page.getByRole('button', { name: 'Go to next page' }).first().waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-
-  // apps/web/build/first-render-styles.ts: the build writes the first render's styles into the
-  // HTML as Emotion writes them beside a server-rendered page, and Emotion adopts them.
-  it('draws its first rows with the styles its HTML brought, inserting none of its own', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        const row = [...document.querySelectorAll('main tbody tr')].find((tr) => tr.textContent?.includes('@'));
-        if (!row) return;
-        observer.disconnect();
-        const rules = (selector: string) =>
-          [...document.querySelectorAll<HTMLStyleElement>(selector)].reduce(
-            (sum, style) => sum + (style.sheet?.cssRules.length ?? 0),
-            0,
-          );
-        (window as unknown as { styles: object }).styles = {
-          adopted: rules('style[data-emotion^="css "]'),
-          inserted: rules('style[data-emotion="css"]'),
-        };
-      }).observe(document, { childList: true, subtree: true });
-    });
     await page.reload();
-    await page.locator('main tbody tr', { hasText: '@' }).first().waitFor();
-    const styles = await page.evaluate(() => (window as unknown as { styles: object }).styles);
-    expect(styles).toMatchObject({ inserted: 0 });
-    expect((styles as { adopted: number }).adopted).toBeGreaterThan(100);
-    // The adopted styles apply: the search field is 300 px wide on a wide screen.
-    const search = page.getByRole('searchbox', { name: 'Search name or email' });
-    expect(await search.evaluate((input) => input.closest('.MuiInputBase-root')?.getBoundingClientRect().width)).toBe(
-      300,
-    );
+    await page.locator('main tbody tr').first().waitFor();
+    expect(await page.locator('.MuiTablePagination-root').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Go to next page' }).count()).toBe(0);
+    // What is shown works: the search brings new rows.
+    await page.getByRole('searchbox', { name: 'Search name or email' }).fill('bram');
+    await page.locator('main tbody tr', { hasText: 'Bram' }).first().waitFor();
+    release();
+    await page.locator('.MuiTablePagination-root').waitFor();
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -54,7 +54,6 @@ describe('invitations from the page', () => {
     }
 
     await users.page.reload();
-    await users.takenOver();
     await expect.poll(async () => (await users.readRows()).find((r) => r.name === invitee.name)?.status).toBe('Active');
   });
 

@@ -161,8 +161,6 @@ describe('screenshots of each state at sm, md, lg and xl', () => {
       let answers: Awaited<ReturnType<typeof holdListAnswers>> | undefined;
       const users = await suite.open({
         viewport,
-        // The server would have drawn the rows it read: the overlay is the page's own first render's.
-        drawnBy: 'browser',
         setup: async ({ page }) => {
           answers = await holdListAnswers(page);
         },

@@ -214,7 +214,6 @@ describe('pagination', () => {
       await users.waitForList(101, 125, ACME_TOTAL);
       return users;
     };
-    // A page the server drew is drawn wide; the page narrows it once it has taken it over.
     for (const width of [BREAKPOINTS.xl.width, BREAKPOINTS.lg.width, 769]) {
       const users = await openAt(width);
       await expect.poll(() => users.pageButtons(), { message: `${width} px` }).toEqual(['1', '4', '5', '6', '17']);

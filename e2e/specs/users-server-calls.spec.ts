@@ -172,8 +172,6 @@ describe('the session lookup', () => {
     let events: string[] = [];
     const otherOrigin = suite.baseUrl.replace('127.0.0.1', 'localhost');
     const users = await suite.open({
-      // The session is refused to the page only: the server, which has it, would have drawn rows.
-      drawnBy: 'browser',
       setup: async (u) => {
         events = recordEvents(u);
         await answerOnce(u, SESSION_API, oauthError(401, 'invalid_token', 'expired'));
@@ -239,8 +237,6 @@ describe('the session lookup', () => {
   it('falls back to the visible sign-in when the silent one has not answered in 60 s', async () => {
     let events: string[] = [];
     const users = await suite.open({
-      // The session is refused to the page only: the server, which has it, would have drawn rows.
-      drawnBy: 'browser',
       setup: async (u) => {
         events = recordEvents(u);
         await u.page.clock.install();

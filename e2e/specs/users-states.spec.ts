@@ -28,8 +28,6 @@ describe('loading, empty, not found, error and unauthorized', () => {
   it('while the list loads (a slow answer), a loading overlay covers the table area', async () => {
     let answers: Awaited<ReturnType<typeof holdListAnswers>> | undefined;
     const users = await suite.open({
-      // The server would have drawn the rows it read: the overlay is the page's own first render's.
-      drawnBy: 'browser',
       setup: async ({ page }) => {
         answers = await holdListAnswers(page);
       },

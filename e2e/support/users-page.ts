@@ -3,7 +3,6 @@ import { expect, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
-import { NOT_TAKEN_OVER, takenOver } from './take-over.ts';
 
 // Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object, the suite
 // that starts a server and browser, the API's fixtures).
@@ -96,13 +95,7 @@ export class UsersPage {
 
   /**
    * Opens `path` in a new context. `setup` runs before the page loads (routes, init scripts).
-   * Does not wait for the list (tests wait for what they expect to see), only, for a page the
-   * server drew, for the page's code to have taken it over.
-   *
-   * The server draws the page into its HTML when it can (apps/web/src/entry-server.tsx), and the
-   * page takes the drawn one over once its own calls have answered. `drawnBy: 'browser'` loads the
-   * page as the server sends it to a browser it cannot draw for (the plain page), for tests of
-   * what the page shows while its own start-up calls are slow or fail.
+   * Does not wait for the list: tests wait for what they expect to see.
    */
   static async open(
     browser: Browser,
@@ -114,7 +107,6 @@ export class UsersPage {
       setup?: (usersPage: UsersPage) => Promise<void>;
       /** 'commit' for a page that leaves before it has loaded. */
       waitUntil?: 'load' | 'commit';
-      drawnBy?: 'server' | 'browser';
     } = {},
   ): Promise<UsersPage> {
     const context = await browser.newContext({
@@ -123,23 +115,9 @@ export class UsersPage {
     });
     const page = await context.newPage();
     const usersPage = new UsersPage(context, page, baseUrl);
-    if (options.drawnBy === 'browser') await usersPage.plainPage();
     await options.setup?.(usersPage);
     await page.goto(`${baseUrl}${options.path ?? '/'}`, { waitUntil: options.waitUntil ?? 'load' });
-    // A page the server drew shows its rows at once but does nothing until the page's code has taken
-    // it over: a test acts on the page as a person would, once it works.
-    if ((options.waitUntil ?? 'load') === 'load') await usersPage.takenOver();
     return usersPage;
-  }
-
-  /** From now on the page's own address gets the plain page, which the browser draws alone. */
-  async plainPage(): Promise<void> {
-    await servePlainPage(this.page, this.baseUrl);
-  }
-
-  /** Until the page's code has taken over a page the server drew, it is inert. */
-  async takenOver(): Promise<void> {
-    await takenOver(this.page);
   }
 
   /** Calls made since `since` (an index into allRequests): anything but the page's own code and assets. */
@@ -247,13 +225,11 @@ export class UsersPage {
     await expect
       .poll(
         () =>
-          this.page.evaluate((notTakenOver) => {
-            // A page the server drew is settled once the page's code has taken it over.
-            if (document.querySelector(notTakenOver)) return 'not taken over yet';
+          this.page.evaluate(() => {
             const busy = document.querySelector('main [aria-busy]')?.getAttribute('aria-busy');
             const label = document.querySelector('.MuiTablePagination-displayedRows')?.textContent;
             return `busy=${busy} ${label}`;
-          }, NOT_TAKEN_OVER),
+          }),
         { timeout: 15_000 },
       )
       .toBe(`busy=false ${from}–${to} of ${total}`);
@@ -389,29 +365,6 @@ export class UsersPage {
   }
 }
 
-/**
- * From now on `page` gets the Users page's plain HTML, as the server sends it to a browser it cannot
- * draw the page for (no session): the page's code draws it alone. For tests of what the page shows
- * while its own start-up calls are slow or fail; the server would otherwise have drawn the rows.
- */
-export async function servePlainPage(page: Page, baseUrl: string): Promise<void> {
-  const origin = new URL(baseUrl).origin;
-  await page.route(
-    (url) => url.origin === origin && url.pathname === '/',
-    async (route) => {
-      const request = route.request();
-      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return route.fallback();
-      // Without the browser's cookies: the server has no session to draw for.
-      const response = await fetch(request.url(), { headers: { accept: 'text/html' } });
-      await route.fulfill({
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: await response.text(),
-      });
-    },
-  );
-}
-
 /** Wire parameters of a recorded list request, as a plain object. */
 export function wireParams(url: URL | undefined): Record<string, string> {
   return url ? Object.fromEntries(url.searchParams) : {};
@@ -544,7 +497,6 @@ export class Suite {
       viewport?: Viewport;
       setup?: (usersPage: UsersPage) => Promise<void>;
       waitUntil?: 'load' | 'commit';
-      drawnBy?: 'server' | 'browser';
     } = {},
   ): Promise<UsersPage> {
     const { as = ACME_ADMIN, session = 'shared', ...rest } = options;

@@ -65,7 +65,6 @@ const environmentSchema = z.object({
   OIDC_SCOPES: z.string().trim().min(1).default('openid email profile org'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   WEB_DIST: z.string().optional(),
-  SERVER_RENDERING: z.enum(['true', 'false']).default('true'),
   HOME_URL: urlOrPath,
   LAUNCHPAD_URL: urlOrPath,
   MONITORING_SCRIPT_URL: urlOrPath,
@@ -151,9 +150,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     scopes: e.OIDC_SCOPES,
     seedDemo: e.SEED_DEMO === 'true',
     webDist,
-    /** The web app's server build, which draws the Users page's first render into its HTML; off: undefined. */
-    serverRenderModule:
-      e.SERVER_RENDERING === 'true' ? path.join(webDist, '..', 'dist-server', 'entry-server.js') : undefined,
     logLevel: e.LOG_LEVEL,
     /** Seconds a start may take before it gives up and says where it stopped; 0 for no limit. */
     startUpTimeoutSeconds: e.STARTUP_TIMEOUT,

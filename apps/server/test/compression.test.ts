@@ -30,7 +30,7 @@ describe('compressed answers', () => {
   let admin: CookieJar;
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST: dist, SERVER_RENDERING: 'false' });
+    server = await startTestServer({ WEB_DIST: dist });
     admin = (await signIn(server.baseUrl, 'admin@acme.example', 'admin')).jar;
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from './support/raw-request.ts';
+import { signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
 const getRaw = (url: string, acceptEncoding: string) => sendRaw(url, { 'accept-encoding': acceptEncoding });
@@ -53,5 +54,34 @@ describe("the built page's files", () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     // A shared cache must not hand this answer to a browser that takes Brotli, nor the reverse.
     expect(response.headers.vary).toMatch(/accept-encoding/i);
+  });
+});
+
+describe("the page's HTML", () => {
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-html-'));
+  const template = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';
+  writeFileSync(path.join(dist, 'index.html'), template);
+
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('is the same plain shell, signed in or not: the browser draws the page, no user is in it', async () => {
+    const { jar } = await signIn(server.baseUrl, 'admin@acme.example', 'admin');
+    for (const cookie of [undefined, jar.header()]) {
+      for (const address of ['/', '/?search=admin&page=2', '/logout']) {
+        const response = await fetch(`${server.baseUrl}${address}`, { headers: cookie ? { cookie } : {} });
+        expect(response.status, address).toBe(200);
+        expect(response.headers.get('cache-control'), address).toBe('no-cache');
+        const html = await response.text();
+        expect(html, address).toContain('<div id="root"></div>');
+        expect(html, address).not.toContain('@acme.example');
+      }
+    }
   });
 });

@@ -4,11 +4,10 @@ import type { Plugin } from 'vite';
 const LATIN_FONT = /(^|\/)inter-latin-wght-normal-[\w-]+\.woff2$/;
 
 /**
- * Preloads the Latin subset of the page's font from index.html's head. A page the server drew is
- * laid out as soon as its HTML is read, before the style sheet that names the font has asked for
- * it: Chromium then laid it out with a fallback font (its first layout here: 120 ms, against about
- * 50 with the font there) and again once Inter arrived, and the text changed face under the reader
- * (issue 6). The build fails if the font is no longer in it, rather than preloading nothing.
+ * Preloads the Latin subset of the page's font from index.html's head, while the bundle downloads:
+ * otherwise the font is asked for only once the first render is laid out, which is then laid out
+ * again when it arrives, the text changing face under the reader. The build fails if the font is
+ * no longer in it, rather than preloading nothing.
  */
 export function fontPreload(): Plugin {
   let base = '/';

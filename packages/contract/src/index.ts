@@ -2,7 +2,6 @@ export * from './app-config.ts';
 export * from './errors.ts';
 export * from './export.ts';
 export * from './preferences.ts';
-export type { RenderPage, ServerRenderModule, ServerRenderRequest } from './server-render.ts';
 export * from './session.ts';
 export * from './user-action-values.ts';
 export type * from './user-actions.ts';

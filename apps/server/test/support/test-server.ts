@@ -45,9 +45,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PORT: String(port),
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
-    // Loading and warming the page's server build costs each server about a second here; the tests
-    // of the page drawn by the server turn it on (server-rendering.test.ts).
-    SERVER_RENDERING: 'false',
     ...env,
   });
   const scratch = process.env.TEST_DATABASE_URL

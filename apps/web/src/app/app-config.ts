@@ -101,7 +101,7 @@ export function loadStartupScripts(config: AppConfig, doc: Document = document):
   const navigatorUrl = config.globalNavigatorScriptUrl;
   let place: HTMLElement | undefined;
   if (navigatorUrl) {
-    // The server drew it already when it drew the page (entry-server.tsx).
+    // Kept if it is there already (a second call).
     place = doc.querySelector<HTMLElement>(GLOBAL_NAVIGATOR_TAG) ?? undefined;
     if (!place) {
       place = doc.createElement(GLOBAL_NAVIGATOR_TAG);

@@ -81,8 +81,6 @@ export function initI18n() {
     returnNull: false,
     initAsync: false,
   });
-  // On the server (entry-server.tsx) there is no document: it writes `<html lang dir>` itself.
-  if (typeof document === 'undefined') return i18n;
   document.documentElement.lang = DEFAULT_LOCALE;
   document.documentElement.dir = 'ltr';
   // The last session's language starts downloading now, alongside the session lookup, so that

@@ -1,4 +1,4 @@
-import createCache, { type EmotionCache } from '@emotion/cache';
+import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { DEFAULT_LOCALE } from '@users-admin/contract';
@@ -18,14 +18,7 @@ const leftToRightCache = createCache({ key: 'css' });
  * and for a right-to-left language the theme's
  * direction and the emotion cache that mirrors styles. English left to right is the theme as is.
  */
-export function LocaleThemeProvider({
-  children,
-  emotionCache,
-}: {
-  children: ReactNode;
-  /** The server's, one per page it draws: Emotion's server cache keeps which styles it has written. */
-  emotionCache?: EmotionCache | undefined;
-}) {
+export function LocaleThemeProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const language = i18n.language;
   const direction = i18n.dir(language);
@@ -51,7 +44,7 @@ export function LocaleThemeProvider({
   }, [i18n, language, direction, localization]);
 
   return (
-    <CacheProvider value={emotionCache ?? mirrored ?? leftToRightCache}>
+    <CacheProvider value={mirrored ?? leftToRightCache}>
       <ThemeProvider theme={localized}>{children}</ThemeProvider>
     </CacheProvider>
   );

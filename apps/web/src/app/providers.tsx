@@ -1,4 +1,3 @@
-import type { EmotionCache } from '@emotion/cache';
 import CssBaseline from '@mui/material/CssBaseline';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -23,22 +22,11 @@ export function createQueryClient() {
   });
 }
 
-/**
- * `queryClient`: one the page made before it mounted, with calls already under way.
- * `emotionCache`: the server's, when it draws the page (entry-server.tsx).
- */
-export function AppProviders({
-  children,
-  queryClient: given,
-  emotionCache,
-}: {
-  children: ReactNode;
-  queryClient?: QueryClient;
-  emotionCache?: EmotionCache;
-}) {
+/** `queryClient`: one the page made before it mounted, with calls already under way. */
+export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
   const [queryClient] = useState(() => given ?? createQueryClient());
   return (
-    <LocaleThemeProvider emotionCache={emotionCache}>
+    <LocaleThemeProvider>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </LocaleThemeProvider>

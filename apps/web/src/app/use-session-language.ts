@@ -14,8 +14,7 @@ export function useSessionLanguage(locale: string | undefined, sessionSettled: b
   useEffect(() => {
     if (locale === undefined) return;
     let current = true;
-    // A language already shown needs no render more: after a drawn page is taken over, one would
-    // render the whole page again and hydrate its lazy parts at once instead of in slices.
+    // A language already shown (main.tsx applies the session's before the first render) needs no render more.
     const shown = isShownLanguage(locale);
     void applyLocale(locale).finally(() => {
       if (current && !shown) setAppliedLocale(locale);

@@ -36,7 +36,7 @@ describe('a lazily loaded part of the page', () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('could not be loaded'), failure);
   });
 
-  it('is drawn at once, without suspending, once preloaded (a page the server drew is taken over in one go)', async () => {
+  it('is drawn at once, without suspending, once preloaded (the footer, asked for beside the first calls)', async () => {
     let loads = 0;
     const Part = lazyPart(async () => {
       loads += 1;

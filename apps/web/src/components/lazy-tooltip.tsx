@@ -99,7 +99,7 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
       focusin: want,
     };
     for (const [type, listener] of Object.entries(listeners)) node.addEventListener(type, listener);
-    // Focused or pointed at before this effect ran (a part of a drawn page taken over later).
+    // Focused or pointed at before this effect ran.
     hovered.current = node.querySelector(':hover') !== null;
     if (hovered.current || node.contains(document.activeElement)) want();
     return () => {

@@ -21,11 +21,7 @@ function formatsIn(language: string): TimeFormats {
   return made;
 }
 
-/**
- * When the user last signed in, relative to now, with the exact time on hover and for screen
- * readers. Relative to the clock of whoever draws it: the server's and the browser's may say it a
- * second apart, which the page keeps as drawn until its next render.
- */
+/** When the user last signed in, relative to now, with the exact time on hover and for screen readers. */
 export function LastSignIn({ at, texts }: { at: string | null; texts: RowTexts }) {
   if (at === null) return texts.lastSignIn.never;
   const times = formatsIn(texts.language);
@@ -33,13 +29,9 @@ export function LastSignIn({ at, texts }: { at: string | null; texts: RowTexts }
   return (
     <>
       <LazyTooltip title={exact} describeChild>
-        <time dateTime={at} suppressHydrationWarning>
-          {times.relative(at, Date.now())}
-        </time>
+        <time dateTime={at}>{times.relative(at, Date.now())}</time>
       </LazyTooltip>
-      <span className={c.hidden} suppressHydrationWarning>
-        {`, ${exact}`}
-      </span>
+      <span className={c.hidden}>{`, ${exact}`}</span>
     </>
   );
 }

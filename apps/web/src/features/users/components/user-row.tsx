@@ -117,7 +117,7 @@ function narrowLine(user: User, columns: readonly UserColumn[], texts: RowTexts)
 }
 
 // One row's cells in one place, long as it is: a component per cell would add one to render and
-// hydrate per cell of each of the 25 to 100 rows.
+// mount per cell of each of the 25 to 100 rows.
 export const UserRow = memo(function UserRow({
   user,
   columns,

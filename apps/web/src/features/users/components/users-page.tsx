@@ -3,7 +3,6 @@ import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HydrationPart } from '../../../app/take-over.tsx';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { HttpError } from '../../../lib/http/http-client.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
@@ -188,22 +187,20 @@ export function UsersPage({
             />
           </Suspense>
         )}
-        <HydrationPart>
-          <UsersTable
-            inert={loading}
-            users={rows}
-            columns={columns}
-            selection={selection}
-            sort={query.sort}
-            onToggleRow={onToggleRow}
-            onTogglePage={onTogglePage}
-            onToggleSort={toggleSort}
-            onOpenUser={sheet.open}
-            onRowAction={onRowAction}
-          />
-        </HydrationPart>
+        <UsersTable
+          inert={loading}
+          users={rows}
+          columns={columns}
+          selection={selection}
+          sort={query.sort}
+          onToggleRow={onToggleRow}
+          onTogglePage={onTogglePage}
+          onToggleSort={toggleSort}
+          onOpenUser={sheet.open}
+          onRowAction={onRowAction}
+        />
         {total > 0 && query.pageNumber <= lastPage && (
-          <HydrationPart fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
+          <Suspense fallback={<Box sx={{ height: 53, borderTop: 1, borderColor: 'divider' }} />}>
             <UsersPagination
               total={total}
               totalIsLowerBound={totalIsLowerBound}
@@ -212,7 +209,7 @@ export function UsersPage({
               onPageChange={goToPage}
               onPageSizeChange={setPageSize}
             />
-          </HydrationPart>
+          </Suspense>
         )}
       </>
     );
@@ -220,53 +217,47 @@ export function UsersPage({
 
   return (
     <Box component="main" sx={{ maxWidth: 1760, mx: 'auto', px: { xs: 2, lg: 4 }, py: 3 }}>
-      {/* A page the server drew is taken over in boundaries, each in short slices (React hydrates a
-          boundary at low priority) rather than all at once in one long task. This outer one, the
-          header and the controls, is taken over first and works before the table's and the footer's
-          within it (a boundary hydrates after the one around it has committed). */}
-      <HydrationPart>
-        <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
-        {unauthorized ? (
-          <Paper variant="outlined">
-            <Suspense fallback={null}>
-              <Unauthorized homeUrl={homeUrl} />
-            </Suspense>
+      <PageHeader homeUrl={homeUrl} launchpadUrl={launchpadUrl} />
+      {unauthorized ? (
+        <Paper variant="outlined">
+          <Suspense fallback={null}>
+            <Unauthorized homeUrl={homeUrl} />
+          </Suspense>
+        </Paper>
+      ) : (
+        <>
+          <UsersToolbar
+            orgId={orgId}
+            query={query}
+            rows={rows}
+            selection={selection}
+            selectionTotal={selectionTotal}
+            hasSelection={hasSelection}
+            columns={columns}
+            onSearch={setSearch}
+            onFiltersChange={setFilters}
+            onActionDone={onActionDone}
+          />
+          <Paper
+            ref={tableArea}
+            variant="outlined"
+            sx={{ position: 'relative', overflow: 'hidden', minHeight: loading ? 320 : 0, scrollMarginTop: 16 }}
+          >
+            <Box aria-busy={loading}>{body}</Box>
+            {loading && <LoadingOverlay />}
           </Paper>
-        ) : (
-          <>
-            <UsersToolbar
-              orgId={orgId}
-              query={query}
-              rows={rows}
-              selection={selection}
-              selectionTotal={selectionTotal}
-              hasSelection={hasSelection}
-              columns={columns}
-              onSearch={setSearch}
-              onFiltersChange={setFilters}
-              onActionDone={onActionDone}
-            />
-            <Paper
-              ref={tableArea}
-              variant="outlined"
-              sx={{ position: 'relative', overflow: 'hidden', minHeight: loading ? 320 : 0, scrollMarginTop: 16 }}
-            >
-              <Box aria-busy={loading}>{body}</Box>
-              {loading && <LoadingOverlay />}
-            </Paper>
-            {invitation && orgId && (
-              <Suspense fallback={null}>
-                <InvitationStatus orgId={orgId} request={invitation} />
-              </Suspense>
-            )}
-            {sheetMounted && orgId && (
-              <Suspense fallback={null}>
-                <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} supportUrl={supportUrl} />
-              </Suspense>
-            )}
-          </>
-        )}
-      </HydrationPart>
+          {invitation && orgId && (
+            <Suspense fallback={null}>
+              <InvitationStatus orgId={orgId} request={invitation} />
+            </Suspense>
+          )}
+          {sheetMounted && orgId && (
+            <Suspense fallback={null}>
+              <UserSheet orgId={orgId} userId={sheet.userId} onClose={sheet.close} supportUrl={supportUrl} />
+            </Suspense>
+          )}
+        </>
+      )}
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>

@@ -23,9 +23,8 @@ interface UsersPaginationProps {
 function PageNumbers({ count, page, rowsPerPage, onPageChange, className }: TablePaginationActionsProps) {
   const { t } = useTranslation();
   const theme = useTheme();
-  // A page the server drew has no window to measure: it is drawn wide, as administrators mostly
-  // see it, and narrowed once the page has taken it over on a narrower screen.
-  const wide = useMediaQuery(theme.breakpoints.up('lg'), { defaultMatches: true });
+  // Read as the footer first renders: it is drawn at the window's width at once, never wide and then narrowed.
+  const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
   const pageCount = Math.max(1, Math.ceil(count / rowsPerPage));
   return (
     <Pagination

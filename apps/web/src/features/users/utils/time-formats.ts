@@ -1,7 +1,6 @@
 /**
  * The times of the Last sign-in and Created columns, in the page's language. Written in UTC, and
- * saying so: the server draws the first render (entry-server.tsx) without knowing the browser's
- * time zone, and the page takes that render over as it is, so both must write the same text.
+ * saying so: the same text for every administrator of the organisation, whatever their time zone.
  */
 export interface TimeFormats {
   /** "3 days ago", "yesterday", "now". */
