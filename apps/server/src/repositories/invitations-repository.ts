@@ -6,14 +6,15 @@ import {
   type SupportedLocale,
 } from '@users-admin/contract';
 import type { UserActionResult } from '@users-admin/contract/user-actions';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
+import type { Config } from '../config.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { reasonInWords } from './user-action-rules.ts';
-import { type ActionInput, applyActionInTransaction, type Writer } from './user-actions-repository.ts';
+import { type ActionInput, applyActionInTransaction, lockUsers, type Writer } from './user-actions-repository.ts';
 
-export type InvitationSettings = { publicUrl: string; ttlSeconds: number };
-export type InviteInput = Omit<ActionInput, 'action' | 'isSystemAdmin' | 'expectedVersions'>;
+type InvitationSettings = { publicUrl: string; ttlSeconds: number };
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
@@ -50,9 +51,12 @@ async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promis
   return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
 }
 
-/** What the e-mails say: the organisation, who invites, and each invitee's name, address and language. */
-async function mailContext(tx: Writer, input: InviteInput, userIds: string[]) {
+/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
+async function writeInvitations(tx: Writer, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  const { orgId } = input;
   const actorId = isUuid(input.actor.id) ? input.actor.id : null;
+  // What the e-mails say: the organisation, who invites, and each invitee's name and language.
   const org = await tx
     .selectFrom('organizations')
     .select((eb) => [
@@ -61,30 +65,23 @@ async function mailContext(tx: Writer, input: InviteInput, userIds: string[]) {
       eb
         .selectFrom('users')
         .select('users.name')
-        .where('users.org_id', '=', input.orgId)
+        .where('users.org_id', '=', orgId)
         .where('users.id', '=', actorId)
         .as('inviter'),
     ])
-    .where('id', '=', input.orgId)
+    .where('id', '=', orgId)
     .executeTakeFirstOrThrow();
   const invitees = await tx
     .selectFrom('users')
     .leftJoin('accounts', 'accounts.id', 'users.account_id')
     .select(['users.id', 'users.name', 'users.email', 'accounts.locale'])
-    .where('users.org_id', '=', input.orgId)
+    .where('users.org_id', '=', orgId)
     .where('users.id', 'in', userIds)
     .execute();
-  return { org, actorId, invitees };
-}
-
-/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Writer, settings: InvitationSettings, input: InviteInput, userIds: string[]) {
-  if (userIds.length === 0) return [];
-  const { org, actorId, invitees } = await mailContext(tx, input, userIds);
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.ttlSeconds * 1000);
   const made = invitees.map(({ id: userId, name, email, locale }) => {
-    const token = newToken(input.orgId);
+    const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
     const language = languageOr(locale, org.locale);
     const mail = renderInvitationMail({
@@ -95,30 +92,28 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
       link,
       expiresAt,
     });
-    const invitation = { id: uuidv7(), userId, email, link, expiresAt, createdAt };
-    const row = {
-      org_id: input.orgId,
-      id: invitation.id,
-      user_id: userId,
-      token_hash: tokenHash(token),
-      invited_by: actorId,
-      expires_at: expiresAt,
-    };
-    const { subject, text: text_body, html: html_body } = mail;
     return {
-      invitation,
-      row,
-      outbox: { org_id: input.orgId, id: uuidv7(), recipient: email, subject, text_body, html_body },
+      invitation: { id: uuidv7(), userId, email, link, expiresAt, createdAt },
+      token_hash: tokenHash(token),
+      mail,
     };
   });
-  await tx
-    .insertInto('invitations')
-    .values(made.map(({ row }) => row))
-    .execute();
-  await tx
-    .insertInto('mail_outbox')
-    .values(made.map(({ outbox }) => outbox))
-    .execute();
+  const rows = made.map(({ invitation, token_hash }) => ({
+    org_id: orgId,
+    id: invitation.id,
+    user_id: invitation.userId,
+    token_hash,
+    invited_by: actorId,
+    expires_at: expiresAt,
+  }));
+  await tx.insertInto('invitations').values(rows).execute();
+  const outbox = made.map(({ invitation, mail }) => ({
+    org_id: orgId,
+    id: uuidv7(),
+    recipient: invitation.email,
+    ...mail,
+  }));
+  await tx.insertInto('mail_outbox').values(outbox).execute();
   return made.map(({ invitation }) => invitation);
 }
 
@@ -127,22 +122,51 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
  * for those not invited within the interval, then a new invitation each, whose link replaces the one
  * before, and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
  */
-export async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: InviteInput) {
+async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: ActionInput) {
   const ids = [...new Set(input.ids)];
-  const valid = ids.filter(isUuid);
   // Locked first, so that an invitation another call committed meanwhile is seen below.
-  if (valid.length > 0) {
-    const users = tx.selectFrom('users').select('id').where('org_id', '=', input.orgId).where('id', 'in', valid);
-    await users.orderBy('id').forUpdate().execute();
-  }
-  const waits = await recentlyInvited(tx, input.orgId, valid);
-  const fresh = ids.filter((id) => !waits.has(id));
-  const outcome = await applyActionInTransaction(tx, { ...input, action: 'invite', ids: fresh });
+  await lockUsers(tx, input.orgId, ids.filter(isUuid));
+  const waits = await recentlyInvited(tx, input.orgId, ids.filter(isUuid));
+  const outcome = await applyActionInTransaction(tx, { ...input, ids: ids.filter((id) => !waits.has(id)) });
   const detail = reasonInWords('recently_invited', 'invite');
   const byId = new Map(outcome.results.map((result) => [result.id, result]));
   const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
   const results = ids.map((id) => byId.get(id) ?? skipped(id));
-  const changed = outcome.changed.map((user) => user.id);
-  const invitations = await writeInvitations(tx, settings, input, changed);
+  const invitations = await writeInvitations(
+    tx,
+    settings,
+    input,
+    outcome.changed.map((user) => user.id),
+  );
   return { results, invitations, waits };
 }
+
+/**
+ * What every caller of an action needs: the action itself, in the caller's transaction (`invite`
+ * writes an invitation and its e-mail per user invited), and what follows its commit: the mail
+ * leaves now (`mail`: the sender to wake), or without SMTP_URL it stays in the outbox and each link
+ * is logged.
+ */
+export function createInvitations(
+  config: Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>,
+  log: Pick<FastifyBaseLogger, 'info'>,
+  mail?: { wake(): void },
+) {
+  const settings = { publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds };
+  return {
+    async act(tx: Writer, input: ActionInput) {
+      if (input.action === 'invite') return inviteInTransaction(tx, settings, input);
+      return { ...(await applyActionInTransaction(tx, input)), invitations: [], waits: new Map<string, number>() };
+    },
+    committed(invitations: SentInvitation[], requestLog = log) {
+      if (config.smtpUrl && invitations.length > 0) mail?.wake();
+      for (const { userId, email, link } of config.smtpUrl ? [] : invitations) {
+        requestLog.info(
+          { user: userId, to: email, link },
+          'invitation link (no SMTP_URL: its mail stays in the outbox)',
+        );
+      }
+    },
+  };
+}
+export type Invitations = ReturnType<typeof createInvitations>;

@@ -64,32 +64,19 @@ export function refusal(
   return losesActiveSystemAdmin(target, asked) && activeSystemAdmins <= 1 ? 'last_system_admin' : undefined;
 }
 
-const VERBS: Record<UserAction, string> = {
-  invite: 'invite',
-  set_user_type: 'change the user type of',
-  disable: 'disable',
-  enable: 'enable',
-  remove: 'remove',
-};
+const verb = (action: UserAction) => (action === 'set_user_type' ? 'change the user type of' : action);
 
-/** A reason in words, for a person (the `detail` of a skipped result or of a 409). */
-export function reasonInWords(reason: SkipReason, action: UserAction): string {
-  switch (reason) {
-    case 'self':
-      return `You cannot ${action === 'set_user_type' ? 'demote' : VERBS[action]} yourself.`;
-    case 'last_system_admin':
-      return 'The organisation must keep at least one active System Admin.';
-    case 'third_party':
-      return `Third-party users are managed by their identity provider: you cannot ${VERBS[action]} them here.`;
-    case 'not_invitable':
-      return 'An invitation goes only to an inactive or pending user.';
-    case 'not_disabled':
-      return 'Only a disabled user can be enabled.';
-    case 'unchanged':
-      return action === 'disable' ? 'The user is disabled already.' : 'The user already has this user type.';
-    case 'recently_invited':
-      return 'The user was invited less than a minute ago: wait a minute before inviting them again.';
-    case 'not_found':
-      return 'The organisation has no user with this id.';
-  }
-}
+/** Each reason in words, for a person (the `detail` of a skipped result or of a 409). */
+const REASONS: Record<SkipReason, (action: UserAction) => string> = {
+  self: (action) => `You cannot ${action === 'set_user_type' ? 'demote' : verb(action)} yourself.`,
+  last_system_admin: () => 'The organisation must keep at least one active System Admin.',
+  third_party: (action) =>
+    `Third-party users are managed by their identity provider: you cannot ${verb(action)} them here.`,
+  not_invitable: () => 'An invitation goes only to an inactive or pending user.',
+  not_disabled: () => 'Only a disabled user can be enabled.',
+  unchanged: (action) =>
+    action === 'disable' ? 'The user is disabled already.' : 'The user already has this user type.',
+  recently_invited: () => 'The user was invited less than a minute ago: wait a minute before inviting them again.',
+  not_found: () => 'The organisation has no user with this id.',
+};
+export const reasonInWords = (reason: SkipReason, action: UserAction) => REASONS[reason](action);

@@ -9,28 +9,24 @@ import {
   type BulkResultDocument,
   bulkActionDocumentSchema,
   bulkResultDocumentSchema,
+  type InvitationDocument,
+  invitationDocumentSchema,
   jobDocumentSchema,
-  type UserActionResult,
   type UserPatchDocument,
   userPatchDocumentSchema,
 } from '@users-admin/contract/user-actions';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
+import type { Invitations } from '../repositories/invitations-repository.ts';
 import type { JobsRepository } from '../repositories/jobs-repository.ts';
 import type { ActionAsked } from '../repositories/user-action-rules.ts';
-import {
-  type ActionInput,
-  applyAction,
-  applyActionInTransaction,
-  StaleVersion,
-} from '../repositories/user-actions-repository.ts';
+import { type ActionInput, StaleVersion } from '../repositories/user-actions-repository.ts';
 import type { UsersRepository } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
-import type { Invitations } from './invitations.ts';
 import { queueJob } from './jobs.ts';
 import { entityTag, toResource } from './users.ts';
 
@@ -42,14 +38,8 @@ const ifMatchHeaders = z.looseObject({
     .optional()
     .describe('The ETag of GET …/users/{id}: the version the change is asked against'),
 });
-const singleUserErrors = {
-  400: errorDocumentSchema,
-  ...adminErrors,
-  404: errorDocumentSchema,
-  409: errorDocumentSchema,
-  412: errorDocumentSchema,
-  428: errorDocumentSchema,
-};
+const error = errorDocumentSchema;
+const singleUserErrors = { 400: error, ...adminErrors, 404: error, 409: error, 412: error, 428: error };
 
 /** The versions an `If-Match` names (`*`: any); 428 without one, so that no change is made blind. */
 function expectedVersions(header: string | undefined): string[] | undefined {
@@ -63,21 +53,18 @@ function expectedVersions(header: string | undefined): string[] | undefined {
   return header.split(',').flatMap((tag) => /^\s*"(\d{1,19})"\s*$/.exec(tag)?.[1] ?? []);
 }
 
-/** A single user's result as the answer: nothing (done), 404 or 409 with the reason in words. */
-export function throwIfSkipped(result: UserActionResult | undefined) {
+type Outcome = Awaited<ReturnType<Invitations['act']>>;
+
+/** A single user's result as the answer: nothing (done), 404, 429 with Retry-After, or 409 with the reason. */
+function refuseIfSkipped(reply: FastifyReply, { results: [result], waits }: Outcome) {
   if (!result || result.result === 'done') return;
   const detail = result.detail ?? result.reason;
   if (result.reason === 'not_found') throw ApiProblem.notFound(detail ?? 'No such user.');
-  throw ApiProblem.of(409, { code: result.reason ?? 'conflict', title: 'Not allowed', detail });
-}
-
-/** A user who changed since the version asked against: 412. */
-function asAnswer(error: unknown): never {
-  if (error instanceof StaleVersion) {
-    const detail = 'The user changed since you read them: read them again, then retry.';
-    throw ApiProblem.of(412, { code: 'precondition_failed', title: 'Precondition failed', detail });
+  if (result.reason === 'recently_invited') {
+    reply.header('retry-after', String(waits.get(result.id) ?? 60));
+    throw ApiProblem.of(429, { code: 'recently_invited', title: 'Too many invitations', detail });
   }
-  throw error;
+  throw ApiProblem.of(409, { code: result.reason ?? 'conflict', title: 'Not allowed', detail });
 }
 
 /** A PATCH as actions, the status first: disabling and demoting a System Admin at once counts them once. */
@@ -91,46 +78,61 @@ function patchActions(attributes: UserPatchDocument['data']['attributes']): Acti
   return actions;
 }
 
-/** Applies actions to one user in one transaction; the first refusal answers and changes nothing. */
-async function changeOneUser(db: Db, request: FastifyRequest, base: Omit<ActionInput, 'action'>, asked: ActionAsked[]) {
-  await db
-    .transaction()
-    .execute(async (tx) => {
-      for (const [index, action] of asked.entries()) {
-        const input = { ...base, ...action, ...(index > 0 ? { expectedVersions: undefined } : {}) };
-        const { results } = await applyActionInTransaction(tx, input);
-        throwIfSkipped(results[0]);
-      }
-    })
-    .catch(asAnswer);
-  request.log.info({ action: asked.map((a) => a.action).join(','), users: 1 }, 'users changed');
-}
-
 /**
- * `PATCH` and `DELETE …/users/{id}` (with `If-Match`) and `POST …/users/bulk` by ids: what an
- * administrator does to users, each change checked by the rules and audited in its transaction.
+ * `PATCH` and `DELETE …/users/{id}` (with `If-Match`), `POST …/users/{id}/invitation` and `POST
+ * …/users/bulk`: what an administrator does to users, each change checked by the rules and audited
+ * in its transaction.
  */
 export async function userActionsRoutes(
   app: FastifyInstance,
-  options: {
-    db: Db;
-    sessions: SessionStore;
-    users: UsersRepository;
-    jobs: JobsRepository;
-    invitations: Invitations;
-  },
+  options: { db: Db; sessions: SessionStore; users: UsersRepository; jobs: JobsRepository; invitations: Invitations },
 ) {
-  const { db, sessions, users } = options;
+  const { db, users, invitations } = options;
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const base = (request: FastifyRequest, orgId: string, id: string, ifMatch: string | undefined) => ({
+  const onRequest = requireSession(options.sessions);
+  const inputOf = (request: FastifyRequest, orgId: string, ids: readonly string[]) => ({
     orgId,
     actor: { id: assertAdminOf(request, orgId) },
-    ids: [id],
+    ids,
     requestId: request.id,
-    expectedVersions: expectedVersions(ifMatch),
   });
+
+  /** Actions in one transaction, each on what the one before left; a single user's refusal answers, changing nothing. */
+  async function act(
+    request: FastifyRequest,
+    reply: FastifyReply | undefined,
+    input: Omit<ActionInput, 'action'>,
+    asked: ActionAsked[],
+  ) {
+    const outcome = await db
+      .transaction()
+      .execute(async (tx) => {
+        let last: Outcome | undefined;
+        for (const [index, action] of asked.entries()) {
+          last = await invitations.act(tx, {
+            ...input,
+            ...action,
+            ...(index > 0 ? { expectedVersions: undefined } : {}),
+          });
+          if (reply) refuseIfSkipped(reply, last);
+        }
+        return last as Outcome;
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof StaleVersion)) throw error;
+        const detail = 'The user changed since you read them: read them again, then retry.';
+        throw ApiProblem.of(412, { code: 'precondition_failed', title: 'Precondition failed', detail });
+      });
+    invitations.committed(outcome.invitations, request.log);
+    const done = outcome.results.filter((result) => result.result === 'done').length;
+    request.log.info(
+      { action: asked.map((a) => a.action).join(','), users: outcome.results.length, done },
+      'users changed',
+    );
+    return { ...outcome, done };
+  }
 
   typed.patch(
     USER_PATH,
@@ -148,17 +150,19 @@ export async function userActionsRoutes(
         body: userPatchDocumentSchema,
         response: { 200: userDocumentSchema, ...singleUserErrors },
       },
-      onRequest: requireSession(sessions),
+      onRequest,
     },
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
-      const input = base(request, orgId, id, request.headers['if-match']);
-      const bodyId = request.body.data.id;
-      if (bodyId !== undefined && bodyId !== id) {
+      const input = {
+        ...inputOf(request, orgId, [id]),
+        expectedVersions: expectedVersions(request.headers['if-match']),
+      };
+      if (request.body.data.id !== undefined && request.body.data.id !== id) {
         const detail = 'data.id must be the id of the address.';
         throw ApiProblem.of(409, { code: 'id_mismatch', title: 'Conflict', detail });
       }
-      await changeOneUser(db, request, input, patchActions(request.body.data.attributes));
+      await act(request, reply, input, patchActions(request.body.data.attributes));
       const user = await users.getUser(orgId, id);
       if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
       reply.header('cache-control', 'private, no-store').header('etag', entityTag(user.version));
@@ -179,13 +183,47 @@ export async function userActionsRoutes(
         headers: ifMatchHeaders,
         response: { 204: z.null(), ...singleUserErrors },
       },
-      onRequest: requireSession(sessions),
+      onRequest,
     },
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
-      const input = base(request, orgId, id, request.headers['if-match']);
-      await changeOneUser(db, request, input, [{ action: 'remove' }]);
+      const input = {
+        ...inputOf(request, orgId, [id]),
+        expectedVersions: expectedVersions(request.headers['if-match']),
+      };
+      await act(request, reply, input, [{ action: 'remove' }]);
       return reply.code(204).send(null);
+    },
+  );
+
+  typed.post(
+    `${USER_PATH}/invitation`,
+    {
+      schema: {
+        summary: 'Send or resend an invitation',
+        description:
+          'An inactive user is invited, a pending one invited again: the user becomes pending and gets an e-mail with a new ' +
+          'link; the link before stops working. 409 third_party or not_invitable; 429 recently_invited (one a minute).',
+        tags: ['users'],
+        params: userPathSchema,
+        response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
+      },
+      onRequest,
+    },
+    async (request, reply) => {
+      const { org_id: orgId, id } = request.params;
+      const {
+        invitations: [made],
+      } = await act(request, reply, inputOf(request, orgId, [id]), [{ action: 'invite' }]);
+      if (!made) throw ApiProblem.notFound('The organisation has no user with this id.');
+      const attributes = {
+        user_id: made.userId,
+        email: made.email,
+        expires_at: made.expiresAt.toISOString(),
+        created_at: made.createdAt.toISOString(),
+      };
+      const document: InvitationDocument = { data: { type: 'invitations', id: made.id, attributes } };
+      return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
 
@@ -202,29 +240,27 @@ export async function userActionsRoutes(
         tags: ['users'],
         params: userListPathSchema,
         body: bulkActionDocumentSchema,
-        response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: errorDocumentSchema, ...adminErrors },
+        response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: error, ...adminErrors },
       },
-      onRequest: requireSession(sessions),
+      onRequest,
     },
     async (request, reply) => {
       const orgId = request.params.org_id;
-      const actorId = assertAdminOf(request, orgId);
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
+      const input = inputOf(request, orgId, ids ?? []);
       if (filter !== undefined) {
-        return queueJob(request, reply, options.jobs, { orgId, actorId, action, isSystemAdmin, filter });
+        return queueJob(request, reply, options.jobs, {
+          orgId,
+          actorId: input.actor.id,
+          action,
+          isSystemAdmin,
+          filter,
+        });
       }
-      const input = { orgId, actor: { id: actorId }, ids: ids ?? [], requestId: request.id };
-      const results =
-        action === 'invite'
-          ? (await options.invitations.invite(input, request.log)).results
-          : await applyAction(db, { ...input, action, isSystemAdmin }).catch(asAnswer);
-      const done = results.filter((result) => result.result === 'done').length;
-      request.log.info({ action, users: results.length, done }, 'users changed');
-      const document: BulkResultDocument = {
-        data: { type: 'bulk-results', attributes: { action, done, skipped: results.length - done, results } },
-      };
-      reply.header('cache-control', 'private, no-store');
-      return reply.type(JSON_API_MEDIA_TYPE).send(document);
+      const { results, done } = await act(request, undefined, input, [{ action, isSystemAdmin }]);
+      const attributes = { action, done, skipped: results.length - done, results };
+      const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
+      return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
 }
