@@ -101,44 +101,38 @@ export function createMailSender(db: Db, options: MailSenderOptions) {
   }
 
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let woken = false;
+  let round = Promise.resolve();
+  let queued = false;
   let stopped = true;
-  const schedule = (ms: number) => {
+  /** One round after the one in flight (woken meanwhile: one more), then the next poll. */
+  const run = () => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, ms);
+    if (queued) return;
+    queued = true;
+    round = round.then(async () => {
+      queued = false;
+      // A database that does not answer is tried again at the next poll.
+      await deliverDue().catch((error: unknown) => log.warn({ err: error }, 'mail outbox not read'));
+      clearTimeout(timer);
+      if (!stopped) timer = setTimeout(run, pollMs);
+    });
   };
-  /** Rounds while woken meanwhile; a database that does not answer is tried again at the next poll. */
-  async function run() {
-    woken = running !== undefined;
-    if (woken) return;
-    do {
-      woken = false;
-      running = deliverDue().then(
-        () => {},
-        (error: unknown) => log.warn({ err: error }, 'mail outbox not read'),
-      );
-      await running;
-      running = undefined;
-    } while (woken && !stopped);
-    schedule(pollMs);
-  }
 
   return {
     deliverDue,
     /** Mail was just written: send it now rather than at the next poll. */
-    wake: () => schedule(0),
+    wake: () => {
+      if (!stopped) run();
+    },
     start: () => {
       stopped = false;
-      schedule(0);
+      run();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await round;
       transport.close();
     },
   };
 }
-
-export type MailSender = ReturnType<typeof createMailSender>;

@@ -80,41 +80,35 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
     .execute();
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.ttlSeconds * 1000);
-  const made = invitees.map(({ id: userId, name, email, locale }) => {
+  const about = { inviter: org.inviter ?? org.name, org: org.name, expiresAt };
+  const made = invitees.map(({ id: user_id, name, email, locale }) => {
     const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
     const language = languageOr(locale, org.locale);
-    const mail = renderInvitationMail({
-      language,
-      name: name || email,
-      inviter: org.inviter ?? org.name,
-      org: org.name,
-      link,
-      expiresAt,
-    });
+    const mail = renderInvitationMail({ ...about, language, name: name || email, link });
+    const row = { org_id: orgId, id: uuidv7(), user_id, token_hash: tokenHash(token), invited_by: actorId };
     return {
-      invitation: { id: uuidv7(), userId, email, link, expiresAt, createdAt },
-      token_hash: tokenHash(token),
-      mail,
+      row: { ...row, expires_at: expiresAt },
+      mail: { org_id: orgId, id: uuidv7(), recipient: email, ...mail },
+      link,
     };
   });
-  const rows = made.map(({ invitation, token_hash }) => ({
-    org_id: orgId,
-    id: invitation.id,
-    user_id: invitation.userId,
-    token_hash,
-    invited_by: actorId,
-    expires_at: expiresAt,
+  await tx
+    .insertInto('invitations')
+    .values(made.map(({ row }) => row))
+    .execute();
+  await tx
+    .insertInto('mail_outbox')
+    .values(made.map(({ mail }) => mail))
+    .execute();
+  const times = { expires_at: expiresAt.toISOString(), created_at: createdAt.toISOString() };
+  return made.map(({ row, mail, link }) => ({
+    id: row.id,
+    user_id: row.user_id,
+    email: mail.recipient,
+    link,
+    ...times,
   }));
-  await tx.insertInto('invitations').values(rows).execute();
-  const outbox = made.map(({ invitation, mail }) => ({
-    org_id: orgId,
-    id: uuidv7(),
-    recipient: invitation.email,
-    ...mail,
-  }));
-  await tx.insertInto('mail_outbox').values(outbox).execute();
-  return made.map(({ invitation }) => invitation);
 }
 
 /**
@@ -132,12 +126,8 @@ async function inviteInTransaction(tx: Writer, settings: InvitationSettings, inp
   const byId = new Map(outcome.results.map((result) => [result.id, result]));
   const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
   const results = ids.map((id) => byId.get(id) ?? skipped(id));
-  const invitations = await writeInvitations(
-    tx,
-    settings,
-    input,
-    outcome.changed.map((user) => user.id),
-  );
+  const changed = outcome.changed.map((user) => user.id);
+  const invitations = await writeInvitations(tx, settings, input, changed);
   return { results, invitations, waits };
 }
 
@@ -160,11 +150,9 @@ export function createInvitations(
     },
     committed(invitations: SentInvitation[], requestLog = log) {
       if (config.smtpUrl && invitations.length > 0) mail?.wake();
-      for (const { userId, email, link } of config.smtpUrl ? [] : invitations) {
-        requestLog.info(
-          { user: userId, to: email, link },
-          'invitation link (no SMTP_URL: its mail stays in the outbox)',
-        );
+      const logged = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
+      for (const { user_id: user, email: to, link } of config.smtpUrl ? [] : invitations) {
+        requestLog.info({ user, to, link }, logged);
       }
     },
   };

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, UserRow } from '../db/schema.ts';
+import { ApiProblem } from '../lib/api-errors.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { type ActionAsked, losesActiveSystemAdmin, reasonInWords, refusal } from './user-action-rules.ts';
 
@@ -20,8 +21,13 @@ export interface ActionInput extends ActionAsked {
 
 type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
 
-/** The user changed since the version the change was asked against. */
-export class StaleVersion extends Error {}
+/** The user changed since the version the change was asked against: answered 412 wherever it is thrown. */
+export class StaleVersion extends ApiProblem {
+  constructor() {
+    const detail = 'The user changed since you read them: read them again, then retry.';
+    super(412, [{ status: '412', code: 'precondition_failed', title: 'Precondition failed', detail }]);
+  }
+}
 
 export type Writer = Transaction<Database> | Db;
 

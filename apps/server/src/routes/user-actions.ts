@@ -21,23 +21,22 @@ import { z } from 'zod';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
-import type { Invitations } from '../repositories/invitations-repository.ts';
+import type { Invitations, SentInvitation } from '../repositories/invitations-repository.ts';
 import type { JobsRepository } from '../repositories/jobs-repository.ts';
 import type { ActionAsked } from '../repositories/user-action-rules.ts';
-import { type ActionInput, StaleVersion } from '../repositories/user-actions-repository.ts';
+import type { ActionInput } from '../repositories/user-actions-repository.ts';
 import type { UsersRepository } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 import { queueJob } from './jobs.ts';
 import { entityTag, toResource } from './users.ts';
 
 const USER_PATH = '/apis/accounts/api/v3/orgs/:org_id/users/:id';
-const ifMatchHeaders = z.looseObject({
-  'if-match': z
-    .string()
-    .max(1000)
-    .optional()
-    .describe('The ETag of GET …/users/{id}: the version the change is asked against'),
-});
+const ifMatch = z
+  .string()
+  .max(1000)
+  .optional()
+  .describe('The ETag of GET …/users/{id}: the version the change is asked against');
+const ifMatchHeaders = z.looseObject({ 'if-match': ifMatch });
 const error = errorDocumentSchema;
 const singleUserErrors = { 400: error, ...adminErrors, 404: error, 409: error, 412: error, 428: error };
 
@@ -90,174 +89,144 @@ export async function userActionsRoutes(
   const { db, users, invitations } = options;
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addHook('onRequest', requireSession(options.sessions));
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const onRequest = requireSession(options.sessions);
-  const inputOf = (request: FastifyRequest, orgId: string, ids: readonly string[]) => ({
-    orgId,
-    actor: { id: assertAdminOf(request, orgId) },
-    ids,
-    requestId: request.id,
+  const inputOf = (request: FastifyRequest, orgId: string, ids: readonly string[]) => {
+    return { orgId, actor: { id: assertAdminOf(request, orgId) }, ids, requestId: request.id };
+  };
+  /** A single user's call: the user of the path, at the versions of `If-Match` when `versioned`. */
+  const single = (request: FastifyRequest<{ Params: { org_id: string; id: string } }>, versioned: boolean) => ({
+    ...inputOf(request, request.params.org_id, [request.params.id]),
+    ...(versioned ? { expectedVersions: expectedVersions(request.headers['if-match']) } : {}),
   });
 
-  /** Actions in one transaction, each on what the one before left; a single user's refusal answers, changing nothing. */
+  /** Actions in one transaction, each on what the one before left; with `one`, a refusal answers and changes nothing. */
   async function act(
     request: FastifyRequest,
-    reply: FastifyReply | undefined,
     input: Omit<ActionInput, 'action'>,
     asked: ActionAsked[],
+    one?: FastifyReply,
   ) {
-    const outcome = await db
-      .transaction()
-      .execute(async (tx) => {
-        let last: Outcome | undefined;
-        for (const [index, action] of asked.entries()) {
-          last = await invitations.act(tx, {
-            ...input,
-            ...action,
-            ...(index > 0 ? { expectedVersions: undefined } : {}),
-          });
-          if (reply) refuseIfSkipped(reply, last);
-        }
-        return last as Outcome;
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof StaleVersion)) throw error;
-        const detail = 'The user changed since you read them: read them again, then retry.';
-        throw ApiProblem.of(412, { code: 'precondition_failed', title: 'Precondition failed', detail });
-      });
+    const outcome = await db.transaction().execute(async (tx) => {
+      let last: Outcome | undefined;
+      for (const [index, action] of asked.entries()) {
+        last = await invitations.act(tx, {
+          ...input,
+          ...action,
+          ...(index > 0 ? { expectedVersions: undefined } : {}),
+        });
+        if (one) refuseIfSkipped(one, last);
+      }
+      return last as Outcome;
+    });
     invitations.committed(outcome.invitations, request.log);
     const done = outcome.results.filter((result) => result.result === 'done').length;
-    request.log.info(
-      { action: asked.map((a) => a.action).join(','), users: outcome.results.length, done },
-      'users changed',
-    );
+    const action = asked.map((a) => a.action).join(',');
+    request.log.info({ action, users: outcome.results.length, done }, 'users changed');
     return { ...outcome, done };
   }
 
+  const patch =
+    'Makes the user a System Admin or a User and/or disables or enables them, with If-Match: the ETag of GET …/users/{id}';
   typed.patch(
     USER_PATH,
     {
       schema: {
         summary: "Change a user's type or status",
-        description:
-          'Makes the user a System Admin or a User (is_system_admin) and/or disables or enables them (status "disabled" ' +
-          'or "active"), with If-Match: the ETag of GET …/users/{id}. Answers the user and its new ETag; 428 without ' +
-          'If-Match, 412 when the user changed meanwhile, 409 with the reason as code when a rule refuses (self, ' +
-          "last_system_admin, third_party, not_disabled, unchanged). Disabling ends the user's sessions here.",
+        description: `${patch}. Answers the user and its new ETag. Disabling ends the user's sessions here.`,
         tags: ['users'],
         params: userPathSchema,
         headers: ifMatchHeaders,
         body: userPatchDocumentSchema,
         response: { 200: userDocumentSchema, ...singleUserErrors },
       },
-      onRequest,
     },
     async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      const input = {
-        ...inputOf(request, orgId, [id]),
-        expectedVersions: expectedVersions(request.headers['if-match']),
-      };
-      if (request.body.data.id !== undefined && request.body.data.id !== id) {
-        const detail = 'data.id must be the id of the address.';
-        throw ApiProblem.of(409, { code: 'id_mismatch', title: 'Conflict', detail });
+      const input = single(request, true);
+      const { id, attributes } = request.body.data;
+      if (id !== undefined && id !== request.params.id) {
+        throw ApiProblem.of(409, {
+          code: 'id_mismatch',
+          title: 'Conflict',
+          detail: 'data.id must be the id of the address.',
+        });
       }
-      await act(request, reply, input, patchActions(request.body.data.attributes));
-      const user = await users.getUser(orgId, id);
+      await act(request, input, patchActions(attributes), reply);
+      const user = await users.getUser(input.orgId, request.params.id);
       if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
       reply.header('cache-control', 'private, no-store').header('etag', entityTag(user.version));
       return reply.type(JSON_API_MEDIA_TYPE).send({ data: toResource(user) });
     },
   );
 
+  const remove = 'The user leaves the organisation (their account stays, as it may belong to others); with If-Match.';
   typed.delete(
     USER_PATH,
     {
       schema: {
         summary: 'Remove a user from the organisation',
-        description:
-          'The user leaves the organisation (their account stays, as it may belong to others) and their sessions here ' +
-          'end; with If-Match, as PATCH. 409 with the reason as code when a rule refuses (self, last_system_admin, third_party).',
+        description: `${remove} Their sessions here end.`,
         tags: ['users'],
         params: userPathSchema,
         headers: ifMatchHeaders,
         response: { 204: z.null(), ...singleUserErrors },
       },
-      onRequest,
     },
     async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      const input = {
-        ...inputOf(request, orgId, [id]),
-        expectedVersions: expectedVersions(request.headers['if-match']),
-      };
-      await act(request, reply, input, [{ action: 'remove' }]);
+      await act(request, single(request, true), [{ action: 'remove' }], reply);
       return reply.code(204).send(null);
     },
   );
 
+  const invite = 'The user becomes pending and gets an e-mail with a new link; the link before stops working.';
   typed.post(
     `${USER_PATH}/invitation`,
     {
       schema: {
         summary: 'Send or resend an invitation',
-        description:
-          'An inactive user is invited, a pending one invited again: the user becomes pending and gets an e-mail with a new ' +
-          'link; the link before stops working. 409 third_party or not_invitable; 429 recently_invited (one a minute).',
+        description: `${invite} At most one a minute (429 recently_invited).`,
         tags: ['users'],
         params: userPathSchema,
         response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
       },
-      onRequest,
     },
     async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      const {
-        invitations: [made],
-      } = await act(request, reply, inputOf(request, orgId, [id]), [{ action: 'invite' }]);
-      if (!made) throw ApiProblem.notFound('The organisation has no user with this id.');
-      const attributes = {
-        user_id: made.userId,
-        email: made.email,
-        expires_at: made.expiresAt.toISOString(),
-        created_at: made.createdAt.toISOString(),
+      const { invitations: sent } = await act(request, single(request, false), [{ action: 'invite' }], reply);
+      const [{ id, user_id, email, expires_at, created_at }] = sent as [SentInvitation];
+      const document: InvitationDocument = {
+        data: { type: 'invitations', id, attributes: { user_id, email, expires_at, created_at } },
       };
-      const document: InvitationDocument = { data: { type: 'invitations', id: made.id, attributes } };
       return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
     },
   );
 
+  const bulk =
+    'For at most 1,000 users named by ids, in one transaction: one result per user, done or skipped with a reason';
   typed.post(
     '/apis/accounts/api/v3/orgs/:org_id/users/bulk',
     {
       schema: {
         summary: 'Apply an action to users named by id, or to every matching user',
-        description:
-          'invite, set_user_type (with is_system_admin), disable, enable or remove, for at most 1,000 users named by ids, in one ' +
-          'transaction: one result per user, done or skipped with a reason code and words. Users the action does not ' +
-          "fit are skipped, never the whole call. With filter (the list's query string) instead: a job over every " +
-          'matching user, answered 202 with its Location (GET …/jobs/{id}).',
+        description: `${bulk}. With filter (the list's query string): a job over every matching user, 202 with its Location.`,
         tags: ['users'],
         params: userListPathSchema,
         body: bulkActionDocumentSchema,
         response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: error, ...adminErrors },
       },
-      onRequest,
     },
     async (request, reply) => {
-      const orgId = request.params.org_id;
       const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
-      const input = inputOf(request, orgId, ids ?? []);
+      const input = inputOf(request, request.params.org_id, ids ?? []);
       if (filter !== undefined) {
         return queueJob(request, reply, options.jobs, {
-          orgId,
+          ...input,
           actorId: input.actor.id,
           action,
           isSystemAdmin,
           filter,
         });
       }
-      const { results, done } = await act(request, undefined, input, [{ action, isSystemAdmin }]);
+      const { results, done } = await act(request, input, [{ action, isSystemAdmin }]);
       const attributes = { action, done, skipped: results.length - done, results };
       const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
       return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
