@@ -67,15 +67,10 @@ function refuseIfSkipped(reply: FastifyReply, { results: [result], waits }: Outc
 }
 
 /** A PATCH as actions, the status first: disabling and demoting a System Admin at once counts them once. */
-function patchActions(attributes: UserPatchDocument['data']['attributes']): ActionAsked[] {
-  const actions: ActionAsked[] = [];
-  if (attributes.status !== undefined)
-    actions.push({ action: attributes.status === 'disabled' ? 'disable' : 'enable' });
-  if (attributes.is_system_admin !== undefined) {
-    actions.push({ action: 'set_user_type', isSystemAdmin: attributes.is_system_admin });
-  }
-  return actions;
-}
+const patchActions = ({ status, is_system_admin }: UserPatchDocument['data']['attributes']): ActionAsked[] => [
+  ...(status ? [{ action: status === 'disabled' ? 'disable' : 'enable' } as const] : []),
+  ...(is_system_admin === undefined ? [] : [{ action: 'set_user_type' as const, isSystemAdmin: is_system_admin }]),
+];
 
 /**
  * `PATCH` and `DELETE …/users/{id}` (with `If-Match`), `POST …/users/{id}/invitation` and `POST
