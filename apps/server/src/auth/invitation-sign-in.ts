@@ -59,10 +59,7 @@ function openedToken(request: FastifyRequest): string | undefined {
   return unsigned?.valid && unsigned.value ? unsigned.value : undefined;
 }
 
-/**
- * The link, `/invitations/{token}`: keeps the token in a cookie and starts a sign-in, where the
- * embedded identity provider asks for a password (below) or an external issuer signs the invitee in.
- */
+/** The link: keeps its token in a cookie for the sign-in it starts (a password to choose, or an external issuer's). */
 export async function invitationLinkRoute(app: FastifyInstance, { db, config }: { db: Db; config: Config }) {
   app.get<{ Params: { token: string } }>('/invitations/:token', { compress: false }, async (request, reply) => {
     const found = await findInvitation(db, request.params.token);
@@ -83,10 +80,7 @@ export async function invitationLinkRoute(app: FastifyInstance, { db, config }: 
   });
 }
 
-/**
- * With an external issuer: a sign-in of no active user, by the invited address of the invitation
- * this browser opened, accepts it (the issuer vouched for the address). Whether it did.
- */
+/** An external sign-in by the invited address accepts the invitation this browser opened (the issuer vouched). */
 export const acceptOnExternalSignIn = (db: Db) => async (request: FastifyRequest, orgId: string, email: string) => {
   const token = openedToken(request);
   if (!token || tokenOrg(token) !== orgId) return false;

@@ -29,9 +29,8 @@ const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) =>
   ]);
 
 /**
- * Takes the oldest job no live instance holds, under a lease: its row is locked `skip locked`, so
- * instances claiming at once never wait for nor take the same job. Finding one is the statement
- * that names no organisation (README, Scale-out); the claim itself is keyed.
+ * Takes the oldest job no live instance holds, under a lease, `skip locked`: instances claiming at once
+ * never wait for nor take the same one. Only the finding names no organisation (README, Scale-out).
  */
 export async function claimJob(db: Db, owner: string, leaseSeconds: number): Promise<JobRow | undefined> {
   const { rows: candidates } = await sql<JobKey>`select "org_id", "id" from "jobs"
@@ -94,9 +93,8 @@ function nextUsers(tx: Db, job: JobRow, batchSize: number) {
 }
 
 /**
- * One batch in one transaction: the job's row locked (a cancel waits for it, and a second instance
- * cannot run the same batch), the action on the next users with its audit events, their results,
- * and the job's cursor and counts. A crash loses the batch whole; the next starts after the last.
+ * One batch in one transaction, under the job's row lock (a cancel waits, no second instance runs it):
+ * the action, its results, the cursor and counts. A crash loses the batch whole; the next starts after.
  */
 export async function runBatch(db: Db, key: JobKey, owner: string, options: BatchOptions): Promise<BatchStep> {
   let sent: SentInvitation[] = [];

@@ -11,10 +11,7 @@ const SAID = { more: 'job given back', finished: 'job finished', lost: 'job canc
 
 export type JobWorker = ReturnType<typeof startJobWorker>;
 
-/**
- * Runs the jobs of every organisation, one at a time, batch after batch, beside the other
- * instances' workers: each job is held under a lease that each batch extends.
- */
+/** Runs every organisation's jobs, one at a time, batch by batch, under a lease each batch extends. */
 export function startJobWorker(db: Db, { log, ...batch }: BatchOptions & { log: FastifyBaseLogger }) {
   const { leaseSeconds } = batch;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;

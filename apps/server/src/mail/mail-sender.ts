@@ -14,27 +14,21 @@ export interface MailSenderOptions {
   leaseSeconds?: number;
   /** The wait after a first failure, doubled after each one up to an hour. */
   retryBaseSeconds?: number;
-  /** How long sent rows (bodies erased) are kept, for a look at what left. */
-  keepSentSeconds?: number;
 }
 
 const RETRY_MAX_SECONDS = 3600;
+/** How long sent rows (bodies erased) are kept, for a look at what left. */
+const KEEP_SENT_SECONDS = 3 * 86_400;
 const inSeconds = (value: number) => sql<Date>`now() + make_interval(secs => ${value})`;
 
 /**
- * Delivers the mail outbox through SMTP (nodemailer), polling and when woken. A claim moves rows
- * out of reach for its lease (`FOR UPDATE SKIP LOCKED`), so several senders, one per server
- * instance, never take the same row; a failure is retried with a doubling wait. A crash between
- * sending and marking sent sends that mail again once the lease ends.
+ * Delivers the outbox over SMTP. A claim leases rows (`FOR UPDATE SKIP LOCKED`): senders never share one;
+ * failures wait longer each time; a crash between sending and marking sent sends again after the lease.
  */
 export function createMailSender(db: Db, options: MailSenderOptions) {
   const { from, log, pollMs = 5000, batchSize = 20, leaseSeconds = 300, retryBaseSeconds = 5 } = options;
-  const keepSentSeconds = options.keepSentSeconds ?? 3 * 86_400;
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    connectionTimeout: 10_000,
-    socketTimeout: 60_000,
-  });
+  const timeouts = { connectionTimeout: 10_000, socketTimeout: 60_000 };
+  const transport = nodemailer.createTransport({ url: options.smtpUrl, ...timeouts });
 
   /** Takes due rows of one organisation out of every other sender's reach for the lease. */
   const claim = (orgId: string) =>
@@ -94,7 +88,7 @@ export function createMailSender(db: Db, options: MailSenderOptions) {
     let sent = 0;
     for (const { org_id: orgId } of due) {
       for (const row of await claim(orgId)) if (await deliver(row)) sent += 1;
-      const old = sql<Date>`now() - make_interval(secs => ${keepSentSeconds})`;
+      const old = sql<Date>`now() - make_interval(secs => ${KEEP_SENT_SECONDS})`;
       await db.deleteFrom('mail_outbox').where('org_id', '=', orgId).where('sent_at', '<', old).execute();
     }
     return sent;

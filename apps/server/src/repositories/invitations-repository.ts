@@ -112,9 +112,8 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
 }
 
 /**
- * Invites users within the caller's transaction: the action `invite` (rules, status pending, audit)
- * for those not invited within the interval, then a new invitation each, whose link replaces the one
- * before, and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
+ * `invite` for the users not invited within the interval, then a new invitation each (replacing the one
+ * before) and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
  */
 async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: ActionInput) {
   const ids = [...new Set(input.ids)];
@@ -132,10 +131,8 @@ async function inviteInTransaction(tx: Writer, settings: InvitationSettings, inp
 }
 
 /**
- * What every caller of an action needs: the action itself, in the caller's transaction (`invite`
- * writes an invitation and its e-mail per user invited), and what follows its commit: the mail
- * leaves now (`mail`: the sender to wake), or without SMTP_URL it stays in the outbox and each link
- * is logged.
+ * An action in the caller's transaction (`invite` writes invitations and their mail), and after its
+ * commit the mail leaves (`mail`: the sender to wake); without SMTP_URL, each link is logged instead.
  */
 export function createInvitations(
   config: Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>,

@@ -49,10 +49,7 @@ function userRule(actorId: string, target: ActionTarget, asked: ActionAsked): Sk
   }
 }
 
-/**
- * Whether the acting administrator may apply the action to the user: undefined to apply, else why
- * not. `activeSystemAdmins` is the organisation's count as it stands, read under lock.
- */
+/** Why the administrator may not apply the action to the user, if not; `activeSystemAdmins`: read under lock. */
 export function refusal(
   actorId: string,
   target: ActionTarget,

@@ -53,10 +53,7 @@ export async function lockUsers(tx: Writer, orgId: string, ids: readonly string[
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/**
- * The organisation's active System Admins, its count rows locked: a concurrent demotion waits here
- * until this transaction ends, then reads the count this one left.
- */
+/** The organisation's active System Admins, its count rows locked: a concurrent demotion waits for this one. */
 async function lockActiveSystemAdmins(tx: Writer, orgId: string): Promise<number> {
   const rows = await tx
     .selectFrom('user_counts')
@@ -141,10 +138,8 @@ async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[])
 }
 
 /**
- * Applies an action to users within the caller's transaction: locks them, applies the rules, writes
- * the changes (each user's version one more), their audit events, and ends the sessions here of
- * users disabled or removed. `results`: one per distinct id, in the order asked; `changed`: the
- * users changed, as they were before.
+ * An action on users in the caller's transaction: locked, ruled, changed (version one more), audited.
+ * `results`: one per distinct id, in the order asked; `changed`: the users changed, as they were.
  */
 export async function applyActionInTransaction(tx: Writer, input: ActionInput) {
   const ids = [...new Set(input.ids)];

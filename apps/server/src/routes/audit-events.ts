@@ -16,10 +16,7 @@ import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 
-/**
- * A page of an organisation's audit events, newest first, and whether more follow (one row more is
- * read). An id that is not a UUID names no user, so matches no event.
- */
+/** A page of audit events, newest first, and whether more follow; an id that is no UUID matches none. */
 async function listAuditEvents(db: Db, orgId: string, query: z.infer<typeof auditEventsQuerySchema>) {
   const { 'filter[user_id]': userId, 'filter[actor_id]': actorId, 'filter[action]': action } = query;
   const since = query['filter[since]'];

@@ -72,11 +72,7 @@ const patchActions = ({ status, is_system_admin }: UserPatchDocument['data']['at
   ...(is_system_admin === undefined ? [] : [{ action: 'set_user_type' as const, isSystemAdmin: is_system_admin }]),
 ];
 
-/**
- * `PATCH` and `DELETE …/users/{id}` (with `If-Match`), `POST …/users/{id}/invitation` and `POST
- * …/users/bulk`: what an administrator does to users, each change checked by the rules and audited
- * in its transaction.
- */
+/** What an administrator does to one user (with If-Match) or many, each change ruled and audited in one transaction. */
 export async function userActionsRoutes(
   app: FastifyInstance,
   options: { db: Db; sessions: SessionStore; users: UsersRepository; jobs: JobsRepository; invitations: Invitations },
@@ -95,7 +91,7 @@ export async function userActionsRoutes(
     ...(versioned ? { expectedVersions: expectedVersions(request.headers['if-match']) } : {}),
   });
 
-  /** Actions in one transaction, each on what the one before left; with `one`, a refusal answers and changes nothing. */
+  /** Actions in one transaction, each on what the one before left; with `one`, a refusal answers, changing nothing. */
   async function act(
     request: FastifyRequest,
     input: Omit<ActionInput, 'action'>,
