@@ -25,40 +25,27 @@ export function losesActiveSystemAdmin(target: ActionTarget, asked: ActionAsked)
   return asked.action === 'disable' || asked.action === 'remove';
 }
 
-/** The rules that read the user alone, in the order their reasons are told. */
-function userRule(actorId: string, target: ActionTarget, asked: ActionAsked): SkipReason | undefined {
-  const self = target.id === actorId;
-  const thirdParty = target.is_external;
-  switch (asked.action) {
-    case 'set_user_type':
-      if (target.is_system_admin === asked.isSystemAdmin) return 'unchanged';
-      return self ? 'self' : undefined;
-    case 'disable':
-      if (self) return 'self';
-      if (thirdParty) return 'third_party';
-      return target.status === 'disabled' ? 'unchanged' : undefined;
-    case 'enable':
-      if (thirdParty) return 'third_party';
-      return target.status === 'disabled' ? undefined : 'not_disabled';
-    case 'remove':
-      if (self) return 'self';
-      return thirdParty ? 'third_party' : undefined;
-    case 'invite':
-      if (thirdParty) return 'third_party';
-      return INVITABLE.includes(target.status) ? undefined : 'not_invitable';
-  }
-}
-
-/** Why the administrator may not apply the action to the user, if not; `activeSystemAdmins`: read under lock. */
+/**
+ * Why the administrator may not apply the action to the user, if not: each action's reasons in the
+ * order they are told, and whether each holds. `activeSystemAdmins`: the organisation's, read under lock.
+ */
 export function refusal(
   actorId: string,
   target: ActionTarget,
   asked: ActionAsked,
   activeSystemAdmins: number,
 ): SkipReason | undefined {
-  const reason = userRule(actorId, target, asked);
-  if (reason) return reason;
-  return losesActiveSystemAdmin(target, asked) && activeSystemAdmins <= 1 ? 'last_system_admin' : undefined;
+  const self = target.id === actorId;
+  const third_party = target.is_external;
+  const last_system_admin = losesActiveSystemAdmin(target, asked) && activeSystemAdmins <= 1;
+  const rules: Record<UserAction, Partial<Record<SkipReason, boolean>>> = {
+    set_user_type: { unchanged: target.is_system_admin === asked.isSystemAdmin, self, last_system_admin },
+    disable: { self, third_party, unchanged: target.status === 'disabled', last_system_admin },
+    enable: { third_party, not_disabled: target.status !== 'disabled' },
+    remove: { self, third_party, last_system_admin },
+    invite: { third_party, not_invitable: !INVITABLE.includes(target.status) },
+  };
+  return (Object.entries(rules[asked.action]) as [SkipReason, boolean][]).find(([, holds]) => holds)?.[0];
 }
 
 const verb = (action: UserAction) => (action === 'set_user_type' ? 'change the user type of' : action);

@@ -20,11 +20,12 @@ const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'
 /** A job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
 function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
-  const { action, is_system_admin, total, processed, done, skipped } = job;
   const self = jobPath(job.org_id, job.id);
+  // The row's other columns (its filter, lease, cursor) are left out by the response's schema.
   const attributes = {
-    ...{ action, is_system_admin, status: job.status, total, processed, done, skipped },
-    ...{ created_at: job.created_at.toISOString(), finished_at: job.finished_at?.toISOString() ?? null },
+    ...job,
+    created_at: job.created_at.toISOString(),
+    finished_at: job.finished_at?.toISOString() ?? null,
   };
   const document: JobDocument = {
     data: { type: 'jobs', id: job.id, attributes, links: { self, results: `${self}/results` } },
