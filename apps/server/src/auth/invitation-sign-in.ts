@@ -92,8 +92,7 @@ export async function invitationSignInPage(db: Db, request: FastifyRequest, uid:
   const token = openedToken(request);
   const found = token ? await findInvitation(db, token) : undefined;
   if (found?.state !== 'valid') return undefined;
-  const { language, orgName, email } = found;
-  return renderChoosePasswordPage({ language, action: `/interaction/${uid}/invitation`, orgName, email });
+  return renderChoosePasswordPage({ ...found, action: `/interaction/${uid}/invitation` });
 }
 
 const passwordBody = z.object({ password: z.string().max(1024), confirm: z.string().max(1024) });

@@ -50,8 +50,9 @@ export async function queueJob(
   return sendJob(reply.header('location', jobPath(job.org_id, job.id)), job, 202);
 }
 
-/** A job's results as CSV, streamed batch by batch. */
-function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow) {
+/** A job's results as CSV, streamed batch by batch; 404 as `sendJob`. */
+function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow | undefined) {
+  if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const rows = async function* () {
     for await (const batch of jobs.results(job.org_id, job.id)) {
       for (const { user_id, name, email, result, reason } of batch) {
@@ -111,9 +112,7 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
       assertAdminOf(request, orgId);
-      const job = await jobs.find(orgId, id);
-      if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
-      return sendResults(request, reply, jobs, job);
+      return sendResults(request, reply, jobs, await jobs.find(orgId, id));
     },
   );
 }
