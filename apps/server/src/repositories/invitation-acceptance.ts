@@ -4,12 +4,11 @@ import type { Db } from '../db/database.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { languageOr, tokenHash, tokenOrg } from './invitations-repository.ts';
-import type { Writer } from './user-actions-repository.ts';
 
 /** Why a link does not work: used, superseded by a resend, out of date, or no (longer an) invitation. */
 export type InvitationProblem = 'expired' | 'used' | 'replaced' | 'invalid';
 
-const lookup = (db: Writer, orgId: string, token: string) =>
+const lookup = (db: Db, orgId: string, token: string) =>
   db
     .selectFrom('invitations')
     .innerJoin('users', (join) =>
@@ -46,7 +45,7 @@ function problemOf(row: Row): InvitationProblem | undefined {
 }
 
 /** What a link stands for: its invitation if it still works, else why not; `lock`: two acceptances run in turn. */
-export async function findInvitation(db: Writer, token: string, lock = false) {
+export async function findInvitation(db: Db, token: string, lock = false) {
   const orgId = tokenOrg(token);
   const query = orgId ? lookup(db, orgId, token) : undefined;
   const row = await (lock ? query?.forUpdate(['invitations', 'users']) : query)?.executeTakeFirst();
@@ -64,7 +63,7 @@ type OpenInvitation = Extract<InvitationLookup, { state: 'valid' }>;
  * The invitee's account: theirs, else their address's (another organisation's member), else a new one.
  * A password chosen becomes its own: the link proves the mailbox, as a reset would.
  */
-async function accountFor(tx: Writer, invitation: OpenInvitation, passwordHash: string | undefined) {
+async function accountFor(tx: Db, invitation: OpenInvitation, passwordHash: string | undefined) {
   const { email, name, language } = invitation;
   const byAddress = tx
     .selectFrom('accounts')

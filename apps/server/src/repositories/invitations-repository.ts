@@ -9,12 +9,13 @@ import type { UserActionResult } from '@users-admin/contract/user-actions';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { reasonInWords } from './user-action-rules.ts';
-import { type ActionInput, applyActionInTransaction, lockUsers, type Writer } from './user-actions-repository.ts';
+import { type ActionInput, applyActionInTransaction, lockUsers } from './user-actions-repository.ts';
 
-type InvitationSettings = { publicUrl: string; ttlSeconds: number };
+type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
@@ -37,7 +38,7 @@ export const languageOr = (locale: string | null, fallback: string): SupportedLo
   DEFAULT_LOCALE;
 
 /** The users among `ids` invited within the interval, and the seconds until each may be again. */
-async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promise<Map<string, number>> {
+async function recentlyInvited(tx: Db, orgId: string, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
   const rows = await tx
@@ -52,7 +53,7 @@ async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promis
 }
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Writer, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
+async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
   if (userIds.length === 0) return [];
   const { orgId } = input;
   const actorId = isUuid(input.actor.id) ? input.actor.id : null;
@@ -79,7 +80,7 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
     .where('users.id', 'in', userIds)
     .execute();
   const createdAt = new Date();
-  const expiresAt = new Date(createdAt.getTime() + settings.ttlSeconds * 1000);
+  const expiresAt = new Date(createdAt.getTime() + settings.invitationTtlSeconds * 1000);
   const about = { inviter: org.inviter ?? org.name, org: org.name, expiresAt };
   const made = invitees.map(({ id: user_id, name, email, locale }) => {
     const token = newToken(orgId);
@@ -115,7 +116,7 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
  * `invite` for the users not invited within the interval, then a new invitation each (replacing the one
  * before) and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
  */
-async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: ActionInput) {
+async function inviteInTransaction(tx: Db, settings: InvitationSettings, input: ActionInput) {
   const ids = [...new Set(input.ids)];
   // Locked first, so that an invitation another call committed meanwhile is seen below.
   await lockUsers(tx, input.orgId, ids.filter(isUuid));
@@ -135,14 +136,13 @@ async function inviteInTransaction(tx: Writer, settings: InvitationSettings, inp
  * commit the mail leaves (`mail`: the sender to wake); without SMTP_URL, each link is logged instead.
  */
 export function createInvitations(
-  config: Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>,
+  config: InvitationSettings,
   log: Pick<FastifyBaseLogger, 'info'>,
   mail?: { wake(): void },
 ) {
-  const settings = { publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds };
   return {
-    async act(tx: Writer, input: ActionInput) {
-      if (input.action === 'invite') return inviteInTransaction(tx, settings, input);
+    async act(tx: Db, input: ActionInput) {
+      if (input.action === 'invite') return inviteInTransaction(tx, config, input);
       return { ...(await applyActionInTransaction(tx, input)), invitations: [], waits: new Map<string, number>() };
     },
     committed(invitations: SentInvitation[], requestLog = log) {

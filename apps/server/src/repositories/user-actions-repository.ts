@@ -1,8 +1,7 @@
 import type { UserActionResult } from '@users-admin/contract/user-actions';
-import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database, UserRow } from '../db/schema.ts';
+import type { UserRow } from '../db/schema.ts';
 import { ApiProblem } from '../lib/api-errors.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { type ActionAsked, losesActiveSystemAdmin, reasonInWords, refusal } from './user-action-rules.ts';
@@ -29,8 +28,6 @@ export class StaleVersion extends ApiProblem {
   }
 }
 
-export type Writer = Transaction<Database> | Db;
-
 const NEW_STATUS = { invite: 'pending', disable: 'disabled', enable: 'active' } as const;
 
 /** The attribute each action sets, and its new value; `remove` deletes the row instead. */
@@ -40,7 +37,7 @@ function changeOf(asked: ActionAsked): { status?: 'active' | 'disabled' | 'pendi
 }
 
 /** Locks the users in id order, so that two calls over overlapping users never deadlock. */
-export async function lockUsers(tx: Writer, orgId: string, ids: readonly string[]) {
+export async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
@@ -54,7 +51,7 @@ export async function lockUsers(tx: Writer, orgId: string, ids: readonly string[
 }
 
 /** The organisation's active System Admins, its count rows locked: a concurrent demotion waits for this one. */
-async function lockActiveSystemAdmins(tx: Writer, orgId: string): Promise<number> {
+async function lockActiveSystemAdmins(tx: Db, orgId: string): Promise<number> {
   const rows = await tx
     .selectFrom('user_counts')
     .select('n')
@@ -86,7 +83,7 @@ function decide(input: ActionInput, ids: readonly string[], byId: Map<string, Lo
 }
 
 /** Writes the change to the users, one statement for all of them (the count triggers run once). */
-async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
+async function writeChange(tx: Db, input: ActionInput, ids: string[]) {
   if (input.action === 'remove') {
     // The membership leaves; the account stays, as it may belong to other organisations.
     await tx.deleteFrom('users').where('org_id', '=', input.orgId).where('id', 'in', ids).execute();
@@ -102,7 +99,7 @@ async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
 }
 
 /** One audit event per changed user: the changed attributes before and after. */
-async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[]) {
+async function writeAudit(tx: Db, input: ActionInput, changed: LockedUser[]) {
   const after = changeOf(input);
   // Named as the organisation names them; the name is kept should they leave it.
   const actor = isUuid(input.actor.id)
@@ -141,7 +138,7 @@ async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[])
  * An action on users in the caller's transaction: locked, ruled, changed (version one more), audited.
  * `results`: one per distinct id, in the order asked; `changed`: the users changed, as they were.
  */
-export async function applyActionInTransaction(tx: Writer, input: ActionInput) {
+export async function applyActionInTransaction(tx: Db, input: ActionInput) {
   const ids = [...new Set(input.ids)];
   const byId = await lockUsers(tx, input.orgId, ids.filter(isUuid));
   const users = [...byId.values()];
