@@ -21,47 +21,77 @@ const RETRY_MAX_SECONDS = 3600;
 const KEEP_SENT_SECONDS = 3 * 86_400;
 const inSeconds = (value: number) => sql<Date>`now() + make_interval(secs => ${value})`;
 
+/** Takes due rows of one organisation out of every other sender's reach for the lease. */
+const claim = (db: Db, orgId: string, batchSize: number, leaseSeconds: number) =>
+  db
+    .updateTable('mail_outbox')
+    .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: inSeconds(leaseSeconds) })
+    .where('org_id', '=', orgId)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('sent_at', 'is', null)
+        .where('next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('next_attempt_at')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['org_id', 'id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
+    .execute();
+
+/** Runs `work` every `pollMs` and when woken: one round after the one in flight (woken meanwhile, one more). */
+function rounds(work: () => Promise<unknown>, pollMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  let round = Promise.resolve();
+  let queued = false;
+  let stopped = true;
+  const run = () => {
+    clearTimeout(timer);
+    if (queued || stopped) return;
+    queued = true;
+    round = round.then(async () => {
+      queued = false;
+      await work();
+      clearTimeout(timer);
+      if (!stopped) timer = setTimeout(run, pollMs);
+    });
+  };
+  return {
+    /** Mail was just written: send it now rather than at the next poll. */
+    wake: run,
+    start: () => {
+      stopped = false;
+      run();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
+
 /**
  * Delivers the outbox over SMTP. A claim leases rows (`FOR UPDATE SKIP LOCKED`): senders never share one;
  * failures wait longer each time; a crash between sending and marking sent sends again after the lease.
  */
 export function createMailSender(db: Db, options: MailSenderOptions) {
   const { from, log, pollMs = 5000, batchSize = 20, leaseSeconds = 300, retryBaseSeconds = 5 } = options;
-  const timeouts = { connectionTimeout: 10_000, socketTimeout: 60_000 };
-  const transport = nodemailer.createTransport({ url: options.smtpUrl, ...timeouts });
-
-  /** Takes due rows of one organisation out of every other sender's reach for the lease. */
-  const claim = (orgId: string) =>
-    db
-      .updateTable('mail_outbox')
-      .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: inSeconds(leaseSeconds) })
-      .where('org_id', '=', orgId)
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('mail_outbox')
-          .select('id')
-          .where('org_id', '=', orgId)
-          .where('sent_at', 'is', null)
-          .where('next_attempt_at', '<=', sql<Date>`now()`)
-          .orderBy('next_attempt_at')
-          .limit(batchSize)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning(['org_id', 'id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
-      .execute();
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: 10_000,
+    socketTimeout: 60_000,
+  });
 
   /** Sends one claimed mail: marked sent (its bodies, which hold the link, erased), or due again later. */
   async function deliver(row: Awaited<ReturnType<typeof claim>>[number]): Promise<boolean> {
     const mail = db.updateTable('mail_outbox').where('org_id', '=', row.org_id).where('id', '=', row.id);
     try {
-      await transport.sendMail({
-        from,
-        to: row.recipient,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-      });
+      const { recipient: to, subject, text_body: text, html_body: html } = row;
+      await transport.sendMail({ from, to, subject, text, html });
     } catch (error) {
       const wait = Math.min(RETRY_MAX_SECONDS, retryBaseSeconds * 2 ** (row.attempts - 1));
       const reason = error instanceof Error ? error.message : String(error);
@@ -87,45 +117,23 @@ export function createMailSender(db: Db, options: MailSenderOptions) {
       .execute();
     let sent = 0;
     for (const { org_id: orgId } of due) {
-      for (const row of await claim(orgId)) if (await deliver(row)) sent += 1;
+      for (const row of await claim(db, orgId, batchSize, leaseSeconds)) if (await deliver(row)) sent += 1;
       const old = sql<Date>`now() - make_interval(secs => ${KEEP_SENT_SECONDS})`;
       await db.deleteFrom('mail_outbox').where('org_id', '=', orgId).where('sent_at', '<', old).execute();
     }
     return sent;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let round = Promise.resolve();
-  let queued = false;
-  let stopped = true;
-  /** One round after the one in flight (woken meanwhile: one more), then the next poll. */
-  const run = () => {
-    clearTimeout(timer);
-    if (queued) return;
-    queued = true;
-    round = round.then(async () => {
-      queued = false;
-      // A database that does not answer is tried again at the next poll.
-      await deliverDue().catch((error: unknown) => log.warn({ err: error }, 'mail outbox not read'));
-      clearTimeout(timer);
-      if (!stopped) timer = setTimeout(run, pollMs);
-    });
-  };
-
+  // A database that does not answer is tried again at the next poll.
+  const loop = rounds(
+    () => deliverDue().catch((error: unknown) => log.warn({ err: error }, 'mail outbox not read')),
+    pollMs,
+  );
   return {
     deliverDue,
-    /** Mail was just written: send it now rather than at the next poll. */
-    wake: () => {
-      if (!stopped) run();
-    },
-    start: () => {
-      stopped = false;
-      run();
-    },
+    ...loop,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
+      await loop.stop();
       transport.close();
     },
   };

@@ -72,155 +72,130 @@ const patchActions = ({ status, is_system_admin }: UserPatchDocument['data']['at
   ...(is_system_admin === undefined ? [] : [{ action: 'set_user_type' as const, isSystemAdmin: is_system_admin }]),
 ];
 
+/** Each call's OpenAPI description and validation: a table, read by the routes below. */
+const SCHEMAS = {
+  patch: {
+    summary: "Change a user's type or status",
+    description:
+      'Makes the user a System Admin or a User and/or disables or enables them, with If-Match: the ETag of GET ' +
+      "…/users/{id}. Answers the user and its new ETag. Disabling ends the user's sessions here.",
+    tags: ['users'],
+    params: userPathSchema,
+    headers: ifMatchHeaders,
+    body: userPatchDocumentSchema,
+    response: { 200: userDocumentSchema, ...singleUserErrors },
+  },
+  remove: {
+    summary: 'Remove a user from the organisation',
+    description:
+      'The user leaves the organisation (their account stays, as it may belong to others) and their sessions here end; ' +
+      'with If-Match.',
+    tags: ['users'],
+    params: userPathSchema,
+    headers: ifMatchHeaders,
+    response: { 204: z.null(), ...singleUserErrors },
+  },
+  invite: {
+    summary: 'Send or resend an invitation',
+    description:
+      'The user becomes pending and gets an e-mail with a new link; the link before stops working. At most one a ' +
+      'minute (429 recently_invited).',
+    tags: ['users'],
+    params: userPathSchema,
+    response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
+  },
+  bulk: {
+    summary: 'Apply an action to users named by id, or to every matching user',
+    description:
+      'For at most 1,000 users named by ids, in one transaction: one result per user, done or skipped with a reason. ' +
+      "With filter (the list's query string): a job over every matching user, 202 with its Location.",
+    tags: ['users'],
+    params: userListPathSchema,
+    body: bulkActionDocumentSchema,
+    response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: error, ...adminErrors },
+  },
+};
+
+const inputOf = (request: FastifyRequest, orgId: string, ids: readonly string[]) => {
+  return { orgId, actor: { id: assertAdminOf(request, orgId) }, ids, requestId: request.id };
+};
+
+/** A single user's call: the user of the path, at the versions of `If-Match` when `versioned`. */
+const single = (request: FastifyRequest<{ Params: { org_id: string; id: string } }>, versioned: boolean) => ({
+  ...inputOf(request, request.params.org_id, [request.params.id]),
+  ...(versioned ? { expectedVersions: expectedVersions(request.headers['if-match']) } : {}),
+});
+
+/** Actions in one transaction, each on what the one before left; with `one`, a refusal answers, changing nothing. */
+async function act(
+  { db, invitations }: { db: Db; invitations: Invitations },
+  request: FastifyRequest,
+  input: Omit<ActionInput, 'action'>,
+  asked: ActionAsked[],
+  one?: FastifyReply,
+) {
+  const outcome = await db.transaction().execute(async (tx) => {
+    let last: Outcome | undefined;
+    for (const [index, action] of asked.entries()) {
+      last = await invitations.act(tx, { ...input, ...action, ...(index > 0 ? { expectedVersions: undefined } : {}) });
+      if (one) refuseIfSkipped(one, last);
+    }
+    return last as Outcome;
+  });
+  invitations.committed(outcome.invitations, request.log);
+  const done = outcome.results.filter((result) => result.result === 'done').length;
+  const action = asked.map((a) => a.action).join(',');
+  request.log.info({ action, users: outcome.results.length, done }, 'users changed');
+  return { ...outcome, done };
+}
+
 /** What an administrator does to one user (with If-Match) or many, each change ruled and audited in one transaction. */
 export async function userActionsRoutes(
   app: FastifyInstance,
   options: { db: Db; sessions: SessionStore; users: UsersRepository; jobs: JobsRepository; invitations: Invitations },
 ) {
-  const { db, users, invitations } = options;
   // JSON:API's media type is JSON.
   app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.addHook('onRequest', requireSession(options.sessions));
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const inputOf = (request: FastifyRequest, orgId: string, ids: readonly string[]) => {
-    return { orgId, actor: { id: assertAdminOf(request, orgId) }, ids, requestId: request.id };
-  };
-  /** A single user's call: the user of the path, at the versions of `If-Match` when `versioned`. */
-  const single = (request: FastifyRequest<{ Params: { org_id: string; id: string } }>, versioned: boolean) => ({
-    ...inputOf(request, request.params.org_id, [request.params.id]),
-    ...(versioned ? { expectedVersions: expectedVersions(request.headers['if-match']) } : {}),
+
+  typed.patch(USER_PATH, { schema: SCHEMAS.patch }, async (request, reply) => {
+    const input = single(request, true);
+    const { id, attributes } = request.body.data;
+    if (id !== undefined && id !== request.params.id) {
+      const detail = 'data.id must be the id of the address.';
+      throw ApiProblem.of(409, { code: 'id_mismatch', title: 'Conflict', detail });
+    }
+    await act(options, request, input, patchActions(attributes), reply);
+    const user = await options.users.getUser(input.orgId, request.params.id);
+    if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
+    reply.header('cache-control', 'private, no-store').header('etag', entityTag(user.version));
+    return reply.type(JSON_API_MEDIA_TYPE).send({ data: toResource(user) });
   });
 
-  /** Actions in one transaction, each on what the one before left; with `one`, a refusal answers, changing nothing. */
-  async function act(
-    request: FastifyRequest,
-    input: Omit<ActionInput, 'action'>,
-    asked: ActionAsked[],
-    one?: FastifyReply,
-  ) {
-    const outcome = await db.transaction().execute(async (tx) => {
-      let last: Outcome | undefined;
-      for (const [index, action] of asked.entries()) {
-        last = await invitations.act(tx, {
-          ...input,
-          ...action,
-          ...(index > 0 ? { expectedVersions: undefined } : {}),
-        });
-        if (one) refuseIfSkipped(one, last);
-      }
-      return last as Outcome;
-    });
-    invitations.committed(outcome.invitations, request.log);
-    const done = outcome.results.filter((result) => result.result === 'done').length;
-    const action = asked.map((a) => a.action).join(',');
-    request.log.info({ action, users: outcome.results.length, done }, 'users changed');
-    return { ...outcome, done };
-  }
+  typed.delete(USER_PATH, { schema: SCHEMAS.remove }, async (request, reply) => {
+    await act(options, request, single(request, true), [{ action: 'remove' }], reply);
+    return reply.code(204).send(null);
+  });
 
-  const patch =
-    'Makes the user a System Admin or a User and/or disables or enables them, with If-Match: the ETag of GET …/users/{id}';
-  typed.patch(
-    USER_PATH,
-    {
-      schema: {
-        summary: "Change a user's type or status",
-        description: `${patch}. Answers the user and its new ETag. Disabling ends the user's sessions here.`,
-        tags: ['users'],
-        params: userPathSchema,
-        headers: ifMatchHeaders,
-        body: userPatchDocumentSchema,
-        response: { 200: userDocumentSchema, ...singleUserErrors },
-      },
-    },
-    async (request, reply) => {
-      const input = single(request, true);
-      const { id, attributes } = request.body.data;
-      if (id !== undefined && id !== request.params.id) {
-        throw ApiProblem.of(409, {
-          code: 'id_mismatch',
-          title: 'Conflict',
-          detail: 'data.id must be the id of the address.',
-        });
-      }
-      await act(request, input, patchActions(attributes), reply);
-      const user = await users.getUser(input.orgId, request.params.id);
-      if (!user) throw ApiProblem.notFound('The organisation has no user with this id.');
-      reply.header('cache-control', 'private, no-store').header('etag', entityTag(user.version));
-      return reply.type(JSON_API_MEDIA_TYPE).send({ data: toResource(user) });
-    },
-  );
+  typed.post(`${USER_PATH}/invitation`, { schema: SCHEMAS.invite }, async (request, reply) => {
+    const { invitations } = await act(options, request, single(request, false), [{ action: 'invite' }], reply);
+    const [{ id, user_id, email, expires_at, created_at }] = invitations as [SentInvitation];
+    const attributes = { user_id, email, expires_at, created_at };
+    const document: InvitationDocument = { data: { type: 'invitations', id, attributes } };
+    return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
+  });
 
-  const remove = 'The user leaves the organisation (their account stays, as it may belong to others); with If-Match.';
-  typed.delete(
-    USER_PATH,
-    {
-      schema: {
-        summary: 'Remove a user from the organisation',
-        description: `${remove} Their sessions here end.`,
-        tags: ['users'],
-        params: userPathSchema,
-        headers: ifMatchHeaders,
-        response: { 204: z.null(), ...singleUserErrors },
-      },
-    },
-    async (request, reply) => {
-      await act(request, single(request, true), [{ action: 'remove' }], reply);
-      return reply.code(204).send(null);
-    },
-  );
-
-  const invite = 'The user becomes pending and gets an e-mail with a new link; the link before stops working.';
-  typed.post(
-    `${USER_PATH}/invitation`,
-    {
-      schema: {
-        summary: 'Send or resend an invitation',
-        description: `${invite} At most one a minute (429 recently_invited).`,
-        tags: ['users'],
-        params: userPathSchema,
-        response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
-      },
-    },
-    async (request, reply) => {
-      const { invitations: sent } = await act(request, single(request, false), [{ action: 'invite' }], reply);
-      const [{ id, user_id, email, expires_at, created_at }] = sent as [SentInvitation];
-      const document: InvitationDocument = {
-        data: { type: 'invitations', id, attributes: { user_id, email, expires_at, created_at } },
-      };
-      return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
-    },
-  );
-
-  const bulk =
-    'For at most 1,000 users named by ids, in one transaction: one result per user, done or skipped with a reason';
-  typed.post(
-    '/apis/accounts/api/v3/orgs/:org_id/users/bulk',
-    {
-      schema: {
-        summary: 'Apply an action to users named by id, or to every matching user',
-        description: `${bulk}. With filter (the list's query string): a job over every matching user, 202 with its Location.`,
-        tags: ['users'],
-        params: userListPathSchema,
-        body: bulkActionDocumentSchema,
-        response: { 200: bulkResultDocumentSchema, 202: jobDocumentSchema, 400: error, ...adminErrors },
-      },
-    },
-    async (request, reply) => {
-      const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
-      const input = inputOf(request, request.params.org_id, ids ?? []);
-      if (filter !== undefined) {
-        return queueJob(request, reply, options.jobs, {
-          ...input,
-          actorId: input.actor.id,
-          action,
-          isSystemAdmin,
-          filter,
-        });
-      }
-      const { results, done } = await act(request, input, [{ action, isSystemAdmin }]);
-      const attributes = { action, done, skipped: results.length - done, results };
-      const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
-      return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
-    },
-  );
+  typed.post('/apis/accounts/api/v3/orgs/:org_id/users/bulk', { schema: SCHEMAS.bulk }, async (request, reply) => {
+    const { action, is_system_admin: isSystemAdmin, ids, filter } = request.body.data.attributes;
+    const input = inputOf(request, request.params.org_id, ids ?? []);
+    if (filter !== undefined) {
+      const asked = { ...input, actorId: input.actor.id, action, isSystemAdmin, filter };
+      return queueJob(request, reply, options.jobs, asked);
+    }
+    const { results, done } = await act(options, request, input, [{ action, isSystemAdmin }]);
+    const attributes = { action, done, skipped: results.length - done, results };
+    const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
+    return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
+  });
 }
