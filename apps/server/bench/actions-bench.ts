@@ -4,6 +4,7 @@ import { jobDocumentSchema } from '@users-admin/contract/user-actions';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../src/db/database.ts';
 import { startJobWorker } from '../src/jobs/job-worker.ts';
+import { createInvitations } from '../src/repositories/invitations-repository.ts';
 import type { Run } from './api-bench.ts';
 
 interface Answer {
@@ -96,7 +97,8 @@ async function measureJob(
   const admins = (await count(true)) > (await count(false));
   const filter = `filter[status]=inactive&filter[is_system_admin]=${admins}`;
   const log = { info() {}, error: console.error } as unknown as FastifyBaseLogger;
-  const worker = startJobWorker(db, { ...jobs, log });
+  const invitations = createInvitations({ publicUrl: baseUrl, invitationTtlSeconds: 60, smtpUrl: undefined }, log);
+  const worker = startJobWorker(db, { ...jobs, invitations, log });
   const before = process.memoryUsage();
   let peak = { heap: before.heapUsed, rss: before.rss };
   const sampler = setInterval(() => {

@@ -4,13 +4,19 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createIdentityProvider, EMBEDDED_CLIENT_ID, EMBEDDED_ISSUER_PATH } from './auth/identity-provider.ts';
-import { acceptOnExternalSignIn, invitationInteraction, invitationSignInPage } from './auth/invitation-sign-in.ts';
+import {
+  acceptOnExternalSignIn,
+  invitationInteraction,
+  invitationLinkRoute,
+  invitationSignInPage,
+} from './auth/invitation-sign-in.ts';
 import { createOidcClient } from './auth/oidc-client.ts';
 import { loadSecrets } from './auth/secrets.ts';
 import { createSessionStore } from './auth/sessions.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { createMailSender } from './mail/mail-sender.ts';
 import { refuseCrossSiteRequests } from './plugins/cross-site-requests.ts';
 import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
 import { identityProviderPlugin } from './plugins/identity-provider.ts';
@@ -19,6 +25,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { createSecurityHeaders } from './plugins/security-headers.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { createAccountsRepository } from './repositories/accounts-repository.ts';
+import { createInvitations } from './repositories/invitations-repository.ts';
 import { createJobsRepository } from './repositories/jobs-repository.ts';
 import { createUsersExportRepository } from './repositories/users-export-repository.ts';
 import { createUsersRepository } from './repositories/users-repository.ts';
@@ -26,7 +33,6 @@ import { appConfigRoutes } from './routes/app-config.ts';
 import { auditEventsRoutes } from './routes/audit-events.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
-import { createInvitations, invitationsRoutes } from './routes/invitations.ts';
 import { jobsRoutes } from './routes/jobs.ts';
 import { microFrontendRoutes } from './routes/micro-frontends.ts';
 import { preferencesRoutes } from './routes/preferences.ts';
@@ -73,9 +79,11 @@ export async function buildApp(
   const accounts = createAccountsRepository(db);
   const users = createUsersRepository(db);
   const sessions = createSessionStore(db, { publicUrl: config.publicUrl, ttlSeconds: config.sessionTtlSeconds });
-  const invitations = createInvitations(db, config, app.log);
-  app.addHook('onListen', async () => invitations.mail?.start());
-  app.addHook('onClose', async () => invitations.mail?.stop());
+  const { smtpUrl, mailFrom: from } = config;
+  const mail = smtpUrl ? createMailSender(db, { smtpUrl, from, log: app.log }) : undefined;
+  const invitations = createInvitations(config, app.log, mail);
+  app.addHook('onListen', async () => mail?.start());
+  app.addHook('onClose', async () => mail?.stop());
 
   // First thing, on the raw response, so that they are also on the answers Fastify never sees being
   // made: the identity provider's (hijacked) and the ones written straight to the socket.
@@ -141,7 +149,7 @@ export async function buildApp(
   const jobs = createJobsRepository(db, users);
   await app.register(userActionsRoutes, { db, sessions, users, jobs, invitations });
   await app.register(jobsRoutes, { sessions, jobs });
-  await app.register(invitationsRoutes, { db, sessions, invitations, config });
+  await app.register(invitationLinkRoute, { db, config });
   await app.register(auditEventsRoutes, { db, sessions });
   await app.register(preferencesRoutes, { db, sessions });
   await app.register(microFrontendRoutes);

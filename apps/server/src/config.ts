@@ -80,14 +80,7 @@ const environmentSchema = z.object({
   JOB_BATCH_SIZE: atLeast(1, 1000),
   JOB_LEASE_SECONDS: atLeast(1, 30),
   STARTUP_TIMEOUT: atLeast(0, 60),
-  SMTP_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || undefined)
-    .refine((value) => value === undefined || /^smtps?:\/\/[^/]/.test(value), {
-      message: 'expected smtp:// or smtps://',
-    }),
+  SMTP_URL: optionalUrl.refine((url) => !url || /^smtps?:\/\/[^/]/.test(url), 'expected smtp:// or smtps://'),
   MAIL_FROM: z.string().trim().min(3).default('Users admin <no-reply@localhost>'),
   INVITATION_TTL: atLeast(60, INVITATION_TTL_DEFAULT),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -5,7 +5,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './db/seed.ts';
 import { repairUserCounts } from './db/user-counts.ts';
 import { type JobWorker, startJobWorker } from './jobs/job-worker.ts';
-import { invitationsForJobs } from './routes/invitations.ts';
+import { createInvitations } from './repositories/invitations-repository.ts';
 import { followStartUp, type StartUp } from './start-up.ts';
 
 /** How long SIGTERM waits for the requests in flight before the process exits anyway. */
@@ -20,7 +20,7 @@ async function main() {
   app.log.info({ startUp: stages }, 'started');
   const worker = startJobWorker(database.db, {
     ...config.jobs,
-    invitations: invitationsForJobs(config, app.log),
+    invitations: createInvitations(config, app.log),
     log: app.log,
   });
 

@@ -1,28 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { claimJob, runBatch } from '../src/jobs/job-batches.ts';
 import { startJobWorker } from '../src/jobs/job-worker.ts';
+import { createInvitations } from '../src/repositories/invitations-repository.ts';
 import { createJobsRepository } from '../src/repositories/jobs-repository.ts';
 import { createUsersRepository } from '../src/repositories/users-repository.ts';
 import { changesPerUser, crowdOrg } from './support/jobs.ts';
-import { createScratchDatabase } from './support/test-server.ts';
+import { useOwnDatabase } from './support/own-database.ts';
 
 /** The jobs table's claims and leases on their own, and two workers sharing jobs, on either engine. */
 describe('job leases', () => {
-  let database: DatabaseHandle;
-  let scratch: { url: string; drop(): Promise<void> } | undefined;
-  const batch = { batchSize: 10, leaseSeconds: 30 };
-
-  beforeAll(async () => {
-    scratch = process.env.TEST_DATABASE_URL ? await createScratchDatabase(process.env.TEST_DATABASE_URL) : undefined;
-    database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory://' });
-  });
-  afterAll(async () => {
-    await database.close();
-    await scratch?.drop();
-  });
+  const database = useOwnDatabase();
+  const settings = { publicUrl: 'http://127.0.0.1', invitationTtlSeconds: 60, smtpUrl: undefined };
+  const batch = { batchSize: 10, leaseSeconds: 30, invitations: createInvitations(settings, { info: () => {} }) };
 
   /** A queued job making the `users` users of a new organisation System Admins. */
   async function queuedJob(slug: string, users: number) {
@@ -79,7 +70,7 @@ describe('job leases', () => {
       error: (fields: unknown) => expect.fail(JSON.stringify(fields)),
     } as unknown as FastifyBaseLogger;
     const made = [await queuedJob('share-1', 300), await queuedJob('share-2', 300), await queuedJob('share-3', 300)];
-    const options = { batchSize: 10, leaseSeconds: 30, log };
+    const options = { ...batch, log };
     const workers = [startJobWorker(database.db, options), startJobWorker(database.db, options)];
     const { db } = database;
     await expect

@@ -1,6 +1,8 @@
 import { usersPath } from '@users-admin/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUsers } from '../src/db/seed.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
 import { createMailSender } from '../src/mail/mail-sender.ts';
 import { actionsOrg, apiCaller, memberOf } from './support/actions-org.ts';
 import { linkIn, startSmtpCatcher } from './support/smtp-catcher.ts';
@@ -122,6 +124,39 @@ describe('the mail outbox', () => {
     try {
       await expect.poll(async () => (await unsent(org.id)).filter((row) => row.sent_at !== null).length).toBe(3);
       expect(smtp.messages).toHaveLength(3);
+    } finally {
+      await sender.stop();
+      await smtp.close();
+    }
+  });
+
+  it('forgets mail sent days ago when its organisation has mail due again', async () => {
+    const org = await invitedOrg('forget', 2);
+    const { db } = server.database;
+    const smtp = await startSmtpCatcher();
+    const sender = createMailSender(db, {
+      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      from: 'test@forget.example',
+      log: quiet,
+    });
+    try {
+      expect(await sender.deliverDue()).toBe(2);
+      const [first] = await unsent(org.id);
+      await db
+        .updateTable('mail_outbox')
+        .set({ sent_at: sql<Date>`now() - interval '4 days'` })
+        .where('org_id', '=', org.id)
+        .where('id', '=', first?.id ?? '')
+        .execute();
+      const mail = { subject: 'Again', text_body: 'text', html_body: '<p>html</p>' };
+      await db
+        .insertInto('mail_outbox')
+        .values({ org_id: org.id, id: uuidv7(), recipient: 'again@forget.example', ...mail })
+        .execute();
+      expect(await sender.deliverDue()).toBe(1);
+      const kept = await unsent(org.id);
+      expect(kept).toHaveLength(2);
+      expect(kept.map((row) => row.id)).not.toContain(first?.id);
     } finally {
       await sender.stop();
       await smtp.close();

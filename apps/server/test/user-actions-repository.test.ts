@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { insertUsers } from '../src/db/seed.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { applyAction, StaleVersion } from '../src/repositories/user-actions-repository.ts';
-import { createScratchDatabase } from './support/test-server.ts';
+import { useOwnDatabase } from './support/own-database.ts';
 import { userRow } from './support/user-rows.ts';
 
 /** applyAction on its own, as a job's batches will call it, and two calls at once. */
 describe('applyAction', () => {
-  let database: DatabaseHandle;
-  let scratch: { url: string; drop(): Promise<void> } | undefined;
-
-  beforeAll(async () => {
-    scratch = process.env.TEST_DATABASE_URL ? await createScratchDatabase(process.env.TEST_DATABASE_URL) : undefined;
-    database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory://' });
-  });
-  afterAll(async () => {
-    await database.close();
-    await scratch?.drop();
-  });
+  const database = useOwnDatabase();
 
   async function org(admins: number, users: number) {
     const id = uuidv7();

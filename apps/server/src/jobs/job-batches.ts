@@ -2,13 +2,8 @@ import type { SkipReason } from '@users-admin/contract/user-actions';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
-import {
-  type InvitationSettings,
-  inviteInTransaction,
-  type SentInvitation,
-} from '../repositories/invitations-repository.ts';
+import type { Invitations, SentInvitation } from '../repositories/invitations-repository.ts';
 import { jobQuery } from '../repositories/jobs-repository.ts';
-import { type ActionInput, applyActionInTransaction } from '../repositories/user-actions-repository.ts';
 import { lastSignInRanges, matchingUsers } from '../repositories/user-conditions.ts';
 
 /** Claims since the last committed batch after which a job stops as failed, not tried again. */
@@ -20,16 +15,8 @@ export type BatchStep = 'more' | 'finished' | 'lost';
 export interface BatchOptions {
   batchSize: number;
   leaseSeconds: number;
-  /** How an `invite` job's batch invites, and what follows its commit (its mail leaves). */
-  invitations?: { settings: InvitationSettings; afterCommit(sent: SentInvitation[]): void } | undefined;
-}
-
-/** The job's action on one batch's users: an invitation each for `invite`, with its e-mail in the outbox. */
-async function act(tx: Db, input: ActionInput, invitations: BatchOptions['invitations']) {
-  if (input.action !== 'invite') return { ...(await applyActionInTransaction(tx, input)), sent: [] };
-  if (!invitations) throw new Error('an invite job needs the invitations settings');
-  const { results, invitations: sent } = await inviteInTransaction(tx, invitations.settings, input);
-  return { results, sent };
+  /** How a batch acts (an `invite` job's writes invitations), and what follows its commit (its mail leaves). */
+  invitations: Pick<Invitations, 'act' | 'committed'>;
 }
 
 const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
@@ -42,9 +29,8 @@ const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) =>
   ]);
 
 /**
- * Takes the oldest job no live instance holds, under a lease: its row is locked `skip locked`, so
- * instances claiming at once never wait for nor take the same job. Finding one is the statement
- * that names no organisation (README, Scale-out); the claim itself is keyed.
+ * Takes the oldest job no live instance holds, under a lease, `skip locked`: instances claiming at once
+ * never wait for nor take the same one. Only the finding names no organisation (README, Scale-out).
  */
 export async function claimJob(db: Db, owner: string, leaseSeconds: number): Promise<JobRow | undefined> {
   const { rows: candidates } = await sql<JobKey>`select "org_id", "id" from "jobs"
@@ -107,9 +93,8 @@ function nextUsers(tx: Db, job: JobRow, batchSize: number) {
 }
 
 /**
- * One batch in one transaction: the job's row locked (a cancel waits for it, and a second instance
- * cannot run the same batch), the action on the next users with its audit events, their results,
- * and the job's cursor and counts. A crash loses the batch whole; the next starts after the last.
+ * One batch in one transaction, under the job's row lock (a cancel waits, no second instance runs it):
+ * the action, its results, the cursor and counts. A crash loses the batch whole; the next starts after.
  */
 export async function runBatch(db: Db, key: JobKey, owner: string, options: BatchOptions): Promise<BatchStep> {
   let sent: SentInvitation[] = [];
@@ -118,7 +103,7 @@ export async function runBatch(db: Db, key: JobKey, owner: string, options: Batc
     // Cancelled, or taken over after this instance's lease ran out.
     if (job?.status !== 'running' || job.lease_owner !== owner) return 'lost';
     const users = await nextUsers(tx, job, options.batchSize);
-    const input: ActionInput = {
+    const { results, invitations } = await options.invitations.act(tx, {
       orgId: job.org_id,
       actor: { id: job.actor_id },
       action: job.action,
@@ -126,9 +111,8 @@ export async function runBatch(db: Db, key: JobKey, owner: string, options: Batc
       ids: users.map((user) => user.id),
       requestId: job.request_id,
       jobId: job.id,
-    };
-    const { results, sent: invited } = await act(tx, input, options.invitations);
-    sent = invited;
+    });
+    sent = invitations;
     const skipped: Partial<Record<SkipReason, number>> = { ...job.skipped };
     for (const { reason } of results) if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
     const byId = new Map(users.map((user) => [user.id, user]));
@@ -165,6 +149,6 @@ export async function runBatch(db: Db, key: JobKey, owner: string, options: Batc
       .execute();
     return finished ? 'finished' : 'more';
   });
-  if (sent.length > 0) options.invitations?.afterCommit(sent);
+  options.invitations.committed(sent);
   return step;
 }

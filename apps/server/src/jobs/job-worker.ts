@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { type BatchOptions, claimJob, releaseJob, runBatch } from './job-batches.ts';
@@ -8,34 +9,14 @@ import { type BatchOptions, claimJob, releaseJob, runBatch } from './job-batches
 const POLL_MS = 1000;
 const SAID = { more: 'job given back', finished: 'job finished', lost: 'job cancelled or taken over' } as const;
 
-export interface JobWorkerOptions extends BatchOptions {
-  log: FastifyBaseLogger;
-}
+export type JobWorker = ReturnType<typeof startJobWorker>;
 
-export interface JobWorker {
-  /** Who holds the jobs this worker runs (host, process, a random part). */
-  owner: string;
-  /** Finishes the batch in flight, gives its job back, and stops. */
-  stop(): Promise<void>;
-}
-
-/**
- * Runs the jobs of every organisation, one at a time, batch after batch, beside the other
- * instances' workers: each job is held under a lease that each batch extends.
- */
-export function startJobWorker(db: Db, { log, ...batch }: JobWorkerOptions): JobWorker {
+/** Runs every organisation's jobs, one at a time, batch by batch, under a lease each batch extends. */
+export function startJobWorker(db: Db, { log, ...batch }: BatchOptions & { log: FastifyBaseLogger }) {
   const { leaseSeconds } = batch;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopping = false;
-  let wake: (() => void) | undefined;
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const idle = new AbortController();
 
   const loop = (async () => {
     while (!stopping) {
@@ -58,15 +39,17 @@ export function startJobWorker(db: Db, { log, ...batch }: JobWorkerOptions): Job
         // The job stays leased until its lease runs out, then is tried again (MAX_ATTEMPTS times).
         log.error({ err: error, owner }, 'job worker: a batch failed');
       }
-      if (!stopping) await pause();
+      if (!stopping) await sleep(POLL_MS, undefined, { signal: idle.signal }).catch(() => {});
     }
   })();
 
   return {
+    /** Who holds the jobs this worker runs (host, process, a random part). */
     owner,
+    /** Finishes the batch in flight, gives its job back, and stops. */
     async stop() {
       stopping = true;
-      wake?.();
+      idle.abort();
       await loop;
     },
   };

@@ -3,7 +3,7 @@ import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import { glossaryProblems, parseGlossary } from '@users-admin/contract/glossary';
 import { describe, expect, it } from 'vitest';
 import { INVITATION_MESSAGES } from '../auth/invitation-messages.ts';
-import { renderChoosePasswordPage, renderInvitationProblemPage } from '../auth/invitation-pages.ts';
+import { renderChoosePasswordPage, renderInvitationProblemPage } from '../auth/invitation-sign-in.ts';
 import { expiryInWords, renderInvitationMail } from './invitation-mail.ts';
 
 const flatten = (messages: object): Map<string, string> => new Map(Object.entries(messages));
@@ -50,23 +50,25 @@ describe('renderInvitationMail', () => {
     const mail = renderInvitationMail({ ...input, language });
     const date = expiryInWords(language, input.expiresAt);
     expect(date).toMatch(/2026/);
-    for (const part of [mail.text, mail.html]) {
+    for (const part of [mail.text_body, mail.html_body]) {
       expect(part).toContain(input.link);
       expect(part).toContain(language === 'en' ? date : date.slice(0, 4));
     }
-    expect(mail.text).toContain('Acme & Co');
-    expect(mail.html).toContain('Acme &amp; Co');
-    expect(mail.html).toContain('Zoë &lt;Z&gt;');
-    expect(mail.text).toContain('Ada Bcc: evil@example.com');
+    expect(mail.text_body).toContain('Acme & Co');
+    expect(mail.html_body).toContain('Acme &amp; Co');
+    expect(mail.html_body).toContain('Zoë &lt;Z&gt;');
+    expect(mail.text_body).toContain('Ada Bcc: evil@example.com');
     expect(mail.subject).not.toMatch(/[\r\n]/);
-    expect(mail.html).toContain(`lang="${language === 'pt' ? 'pt-BR' : language === 'zh' ? 'zh-Hans' : language}"`);
+    expect(mail.html_body).toContain(
+      `lang="${language === 'pt' ? 'pt-BR' : language === 'zh' ? 'zh-Hans' : language}"`,
+    );
   });
 
   it('says when the link expires in the reader’s words', () => {
     const mail = renderInvitationMail({ ...input, language: 'en' });
     expect(mail.subject).toBe('Invitation to join Acme & Co');
-    expect(mail.text).toContain('The link works once and expires on December 5, 2026 at 09:30 AM UTC.');
-    expect(renderInvitationMail({ ...input, language: 'de' }).text).toContain('5. Dezember 2026');
+    expect(mail.text_body).toContain('The link works once and expires on December 5, 2026 at 09:30 AM UTC.');
+    expect(renderInvitationMail({ ...input, language: 'de' }).text_body).toContain('5. Dezember 2026');
   });
 });
 

@@ -3,14 +3,14 @@ import { htmlLang } from '../auth/idp-messages.ts';
 import { fill, INVITATION_MESSAGES } from '../auth/invitation-messages.ts';
 import { html } from '../auth/sign-in-page.ts';
 
-export interface InvitationMailInput {
+type MailInput = {
   language: SupportedLocale;
   name: string;
   inviter: string;
   org: string;
   link: string;
   expiresAt: Date;
-}
+};
 
 /** When the link expires, in the reader's language; in UTC, as the mail cannot know their time zone. */
 export const expiryInWords = (language: SupportedLocale, expiresAt: Date) =>
@@ -19,8 +19,8 @@ export const expiryInWords = (language: SupportedLocale, expiresAt: Date) =>
     ...{ timeZone: 'UTC', timeZoneName: 'short' },
   }).format(expiresAt);
 
-/** The invitation e-mail, plain text and HTML, in the invitee's language. */
-export function renderInvitationMail(input: InvitationMailInput) {
+/** The invitation e-mail, plain text and HTML, in the invitee's language: the outbox's columns. */
+export function renderInvitationMail(input: MailInput) {
   // A header holds one line: a name with a line break must not add one.
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const { name, inviter, org, language, link } = input;
@@ -37,5 +37,5 @@ export function renderInvitationMail(input: InvitationMailInput) {
 <p style="word-break: break-all"><a href="${link}">${link}</a></p>
 <p>${t('expiry')}</p><p style="color: #4a4a4a">${t('ignore')}</p>
 </body></html>`;
-  return { subject: t('subject'), text, html: body.value };
+  return { subject: t('subject'), text_body: text, html_body: body.value };
 }

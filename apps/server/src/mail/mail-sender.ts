@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import type { Db } from '../db/database.ts';
 
 export interface MailSenderOptions {
@@ -16,26 +16,13 @@ export interface MailSenderOptions {
   retryBaseSeconds?: number;
 }
 
-type Settings = Required<MailSenderOptions> & { db: Db; transport: Transporter };
-
 const RETRY_MAX_SECONDS = 3600;
+/** How long sent rows (bodies erased) are kept, for a look at what left. */
+const KEEP_SENT_SECONDS = 3 * 86_400;
 const inSeconds = (value: number) => sql<Date>`now() + make_interval(secs => ${value})`;
 
-// Names no organisation: which ones have mail due (each claim then names one).
-const dueOrganisations = async ({ db }: Settings) =>
-  (
-    await db
-      .selectFrom('mail_outbox')
-      .select('org_id')
-      .distinct()
-      .where('sent_at', 'is', null)
-      .where('next_attempt_at', '<=', sql<Date>`now()`)
-      .limit(100)
-      .execute()
-  ).map((row) => row.org_id);
-
 /** Takes due rows of one organisation out of every other sender's reach for the lease. */
-const claim = ({ db, batchSize, leaseSeconds }: Settings, orgId: string) =>
+const claim = (db: Db, orgId: string, batchSize: number, leaseSeconds: number) =>
   db
     .updateTable('mail_outbox')
     .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: inSeconds(leaseSeconds) })
@@ -55,87 +42,99 @@ const claim = ({ db, batchSize, leaseSeconds }: Settings, orgId: string) =>
     .returning(['org_id', 'id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
     .execute();
 
-type Claimed = Awaited<ReturnType<typeof claim>>[number];
-
-/** Sends one claimed mail: marked sent (its bodies, which hold the link, erased), or due again later. */
-async function deliver(settings: Settings, row: Claimed): Promise<boolean> {
-  const { db, transport, log } = settings;
-  const mail = db.updateTable('mail_outbox').where('org_id', '=', row.org_id).where('id', '=', row.id);
-  try {
-    const { recipient: to, subject, text_body: text, html_body: html } = row;
-    await transport.sendMail({ from: settings.from, to, subject, text, html });
-  } catch (error) {
-    const wait = Math.min(RETRY_MAX_SECONDS, settings.retryBaseSeconds * 2 ** (row.attempts - 1));
-    const reason = error instanceof Error ? error.message : String(error);
-    log.warn({ mail: row.id, attempts: row.attempts, retryIn: wait, reason }, 'mail not sent: retrying later');
-    await mail.set({ next_attempt_at: inSeconds(wait), last_error: reason.slice(0, 500) }).execute();
-    return false;
-  }
-  await mail.set({ sent_at: sql<Date>`now()`, text_body: '', html_body: '', last_error: null }).execute();
-  log.info({ mail: row.id, attempts: row.attempts }, 'mail sent');
-  return true;
-}
-
-/**
- * Delivers the mail outbox through SMTP (nodemailer), polling and when woken. A claim moves rows
- * out of reach for its lease (`FOR UPDATE SKIP LOCKED`), so several senders, one per server
- * instance, never take the same row; a failure is retried with a doubling wait. A crash between
- * sending and marking sent sends that mail again once the lease ends.
- */
-export function createMailSender(db: Db, options: MailSenderOptions) {
-  const settings: Settings = {
-    pollMs: 5000,
-    batchSize: 20,
-    leaseSeconds: 300,
-    retryBaseSeconds: 5,
-    ...options,
-    db,
-    transport: nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, socketTimeout: 60_000 }),
-  };
-  const state = { timer: undefined as NodeJS.Timeout | undefined, running: undefined as Promise<unknown> | undefined };
-  let woken = false;
+/** Runs `work` every `pollMs` and when woken: one round after the one in flight (woken meanwhile, one more). */
+function rounds(work: () => Promise<unknown>, pollMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  let round = Promise.resolve();
+  let queued = false;
   let stopped = true;
-
-  /** Sends what is due now, once; answers how many were sent. */
-  async function deliverDue(): Promise<number> {
-    let sent = 0;
-    for (const orgId of await dueOrganisations(settings)) {
-      for (const row of await claim(settings, orgId)) if (await deliver(settings, row)) sent += 1;
-    }
-    return sent;
-  }
-  const schedule = (ms: number) => {
-    clearTimeout(state.timer);
-    if (!stopped) state.timer = setTimeout(run, ms);
+  const run = () => {
+    clearTimeout(timer);
+    if (queued || stopped) return;
+    queued = true;
+    round = round.then(async () => {
+      queued = false;
+      await work();
+      clearTimeout(timer);
+      if (!stopped) timer = setTimeout(run, pollMs);
+    });
   };
-  /** Rounds while woken meanwhile; a database that does not answer is tried again at the next poll. */
-  async function run() {
-    woken = state.running !== undefined;
-    if (woken) return;
-    do {
-      woken = false;
-      state.running = deliverDue().catch((error: unknown) => options.log.warn({ err: error }, 'mail outbox not read'));
-      await state.running;
-      state.running = undefined;
-    } while (woken && !stopped);
-    schedule(settings.pollMs);
-  }
-
   return {
-    deliverDue,
     /** Mail was just written: send it now rather than at the next poll. */
-    wake: () => schedule(0),
+    wake: run,
     start: () => {
       stopped = false;
-      schedule(0);
+      run();
     },
     async stop() {
       stopped = true;
-      clearTimeout(state.timer);
-      await state.running;
-      settings.transport.close();
+      clearTimeout(timer);
+      await round;
     },
   };
 }
 
-export type MailSender = ReturnType<typeof createMailSender>;
+/**
+ * Delivers the outbox over SMTP. A claim leases rows (`FOR UPDATE SKIP LOCKED`): senders never share one;
+ * failures wait longer each time; a crash between sending and marking sent sends again after the lease.
+ */
+export function createMailSender(db: Db, options: MailSenderOptions) {
+  const { from, log, pollMs = 5000, batchSize = 20, leaseSeconds = 300, retryBaseSeconds = 5 } = options;
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: 10_000,
+    socketTimeout: 60_000,
+  });
+
+  /** Sends one claimed mail: marked sent (its bodies, which hold the link, erased), or due again later. */
+  async function deliver(row: Awaited<ReturnType<typeof claim>>[number]): Promise<boolean> {
+    const mail = db.updateTable('mail_outbox').where('org_id', '=', row.org_id).where('id', '=', row.id);
+    try {
+      const { recipient: to, subject, text_body: text, html_body: html } = row;
+      await transport.sendMail({ from, to, subject, text, html });
+    } catch (error) {
+      const wait = Math.min(RETRY_MAX_SECONDS, retryBaseSeconds * 2 ** (row.attempts - 1));
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn({ mail: row.id, attempts: row.attempts, retryIn: wait, reason }, 'mail not sent: retrying later');
+      await mail.set({ next_attempt_at: inSeconds(wait), last_error: reason.slice(0, 500) }).execute();
+      return false;
+    }
+    await mail.set({ sent_at: sql<Date>`now()`, text_body: '', html_body: '', last_error: null }).execute();
+    log.info({ mail: row.id, attempts: row.attempts }, 'mail sent');
+    return true;
+  }
+
+  /** Sends what is due now, once, and forgets the organisation's mail sent long ago; answers how many were sent. */
+  async function deliverDue(): Promise<number> {
+    // Names no organisation: which ones have mail due (each claim then names one).
+    const due = await db
+      .selectFrom('mail_outbox')
+      .select('org_id')
+      .distinct()
+      .where('sent_at', 'is', null)
+      .where('next_attempt_at', '<=', sql<Date>`now()`)
+      .limit(100)
+      .execute();
+    let sent = 0;
+    for (const { org_id: orgId } of due) {
+      for (const row of await claim(db, orgId, batchSize, leaseSeconds)) if (await deliver(row)) sent += 1;
+      const old = sql<Date>`now() - make_interval(secs => ${KEEP_SENT_SECONDS})`;
+      await db.deleteFrom('mail_outbox').where('org_id', '=', orgId).where('sent_at', '<', old).execute();
+    }
+    return sent;
+  }
+
+  // A database that does not answer is tried again at the next poll.
+  const loop = rounds(
+    () => deliverDue().catch((error: unknown) => log.warn({ err: error }, 'mail outbox not read')),
+    pollMs,
+  );
+  return {
+    deliverDue,
+    ...loop,
+    async stop() {
+      await loop.stop();
+      transport.close();
+    },
+  };
+}

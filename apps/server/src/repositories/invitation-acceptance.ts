@@ -4,12 +4,11 @@ import type { Db } from '../db/database.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { languageOr, tokenHash, tokenOrg } from './invitations-repository.ts';
-import type { Writer } from './user-actions-repository.ts';
 
 /** Why a link does not work: used, superseded by a resend, out of date, or no (longer an) invitation. */
 export type InvitationProblem = 'expired' | 'used' | 'replaced' | 'invalid';
 
-const lookup = (db: Writer, orgId: string, token: string) =>
+const lookup = (db: Db, orgId: string, token: string) =>
   db
     .selectFrom('invitations')
     .innerJoin('users', (join) =>
@@ -45,11 +44,8 @@ function problemOf(row: Row): InvitationProblem | undefined {
   return row.status !== 'pending' || row.is_external ? 'invalid' : undefined;
 }
 
-/**
- * What a link stands for: its invitation if it still works, else why not. `lock` takes the
- * invitation and its user for update, so that two acceptances of one link run one after the other.
- */
-export async function findInvitation(db: Writer, token: string, lock = false) {
+/** What a link stands for: its invitation if it still works, else why not; `lock`: two acceptances run in turn. */
+export async function findInvitation(db: Db, token: string, lock = false) {
   const orgId = tokenOrg(token);
   const query = orgId ? lookup(db, orgId, token) : undefined;
   const row = await (lock ? query?.forUpdate(['invitations', 'users']) : query)?.executeTakeFirst();
@@ -64,11 +60,10 @@ export type InvitationLookup = Awaited<ReturnType<typeof findInvitation>>;
 type OpenInvitation = Extract<InvitationLookup, { state: 'valid' }>;
 
 /**
- * The account the invitee signs in with: theirs, else the one of their address (a person in another
- * organisation), else a new one. A password chosen becomes the account's: the link proves the
- * mailbox, as a reset would. Without one (an external issuer) a new account has none that works.
+ * The invitee's account: theirs, else their address's (another organisation's member), else a new one.
+ * A password chosen becomes its own: the link proves the mailbox, as a reset would.
  */
-async function accountFor(tx: Writer, invitation: OpenInvitation, passwordHash: string | undefined) {
+async function accountFor(tx: Db, invitation: OpenInvitation, passwordHash: string | undefined) {
   const { email, name, language } = invitation;
   const byAddress = tx
     .selectFrom('accounts')
@@ -84,9 +79,8 @@ async function accountFor(tx: Writer, invitation: OpenInvitation, passwordHash: 
 }
 
 /**
- * Accepts an invitation in one transaction: the user becomes active with an account, the link is
- * used up, and the change audited (`accept_invitation`, by the user). With an external issuer,
- * `email` is the address it signed in, which must be the invited one.
+ * Accepts an invitation: the user active with an account, the link used up, the change audited as the
+ * user's own. `email`: the address an external issuer signed in, which must be the invited one.
  */
 export async function acceptInvitation(
   db: Db,

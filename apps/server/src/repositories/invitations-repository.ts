@@ -6,14 +6,16 @@ import {
   type SupportedLocale,
 } from '@users-admin/contract';
 import type { UserActionResult } from '@users-admin/contract/user-actions';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { reasonInWords } from './user-action-rules.ts';
-import { type ActionInput, applyActionInTransaction, type Writer } from './user-actions-repository.ts';
+import { type ActionInput, applyActionInTransaction, lockUsers } from './user-actions-repository.ts';
 
-export type InvitationSettings = { publicUrl: string; ttlSeconds: number };
-export type InviteInput = Omit<ActionInput, 'action' | 'isSystemAdmin' | 'expectedVersions'>;
+type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
@@ -36,7 +38,7 @@ export const languageOr = (locale: string | null, fallback: string): SupportedLo
   DEFAULT_LOCALE;
 
 /** The users among `ids` invited within the interval, and the seconds until each may be again. */
-async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promise<Map<string, number>> {
+async function recentlyInvited(tx: Db, orgId: string, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
   const rows = await tx
@@ -50,9 +52,12 @@ async function recentlyInvited(tx: Writer, orgId: string, ids: string[]): Promis
   return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
 }
 
-/** What the e-mails say: the organisation, who invites, and each invitee's name, address and language. */
-async function mailContext(tx: Writer, input: InviteInput, userIds: string[]) {
+/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
+async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  const { orgId } = input;
   const actorId = isUuid(input.actor.id) ? input.actor.id : null;
+  // What the e-mails say: the organisation, who invites, and each invitee's name and language.
   const org = await tx
     .selectFrom('organizations')
     .select((eb) => [
@@ -61,54 +66,32 @@ async function mailContext(tx: Writer, input: InviteInput, userIds: string[]) {
       eb
         .selectFrom('users')
         .select('users.name')
-        .where('users.org_id', '=', input.orgId)
+        .where('users.org_id', '=', orgId)
         .where('users.id', '=', actorId)
         .as('inviter'),
     ])
-    .where('id', '=', input.orgId)
+    .where('id', '=', orgId)
     .executeTakeFirstOrThrow();
   const invitees = await tx
     .selectFrom('users')
     .leftJoin('accounts', 'accounts.id', 'users.account_id')
     .select(['users.id', 'users.name', 'users.email', 'accounts.locale'])
-    .where('users.org_id', '=', input.orgId)
+    .where('users.org_id', '=', orgId)
     .where('users.id', 'in', userIds)
     .execute();
-  return { org, actorId, invitees };
-}
-
-/** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Writer, settings: InvitationSettings, input: InviteInput, userIds: string[]) {
-  if (userIds.length === 0) return [];
-  const { org, actorId, invitees } = await mailContext(tx, input, userIds);
   const createdAt = new Date();
-  const expiresAt = new Date(createdAt.getTime() + settings.ttlSeconds * 1000);
-  const made = invitees.map(({ id: userId, name, email, locale }) => {
-    const token = newToken(input.orgId);
+  const expiresAt = new Date(createdAt.getTime() + settings.invitationTtlSeconds * 1000);
+  const about = { inviter: org.inviter ?? org.name, org: org.name, expiresAt };
+  const made = invitees.map(({ id: user_id, name, email, locale }) => {
+    const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
     const language = languageOr(locale, org.locale);
-    const mail = renderInvitationMail({
-      language,
-      name: name || email,
-      inviter: org.inviter ?? org.name,
-      org: org.name,
-      link,
-      expiresAt,
-    });
-    const invitation = { id: uuidv7(), userId, email, link, expiresAt, createdAt };
-    const row = {
-      org_id: input.orgId,
-      id: invitation.id,
-      user_id: userId,
-      token_hash: tokenHash(token),
-      invited_by: actorId,
-      expires_at: expiresAt,
-    };
-    const { subject, text: text_body, html: html_body } = mail;
+    const mail = renderInvitationMail({ ...about, language, name: name || email, link });
+    const row = { org_id: orgId, id: uuidv7(), user_id, token_hash: tokenHash(token), invited_by: actorId };
     return {
-      invitation,
-      row,
-      outbox: { org_id: input.orgId, id: uuidv7(), recipient: email, subject, text_body, html_body },
+      row: { ...row, expires_at: expiresAt },
+      mail: { org_id: orgId, id: uuidv7(), recipient: email, ...mail },
+      link,
     };
   });
   await tx
@@ -117,27 +100,28 @@ async function writeInvitations(tx: Writer, settings: InvitationSettings, input:
     .execute();
   await tx
     .insertInto('mail_outbox')
-    .values(made.map(({ outbox }) => outbox))
+    .values(made.map(({ mail }) => mail))
     .execute();
-  return made.map(({ invitation }) => invitation);
+  const times = { expires_at: expiresAt.toISOString(), created_at: createdAt.toISOString() };
+  return made.map(({ row, mail, link }) => ({
+    id: row.id,
+    user_id: row.user_id,
+    email: mail.recipient,
+    link,
+    ...times,
+  }));
 }
 
 /**
- * Invites users within the caller's transaction: the action `invite` (rules, status pending, audit)
- * for those not invited within the interval, then a new invitation each, whose link replaces the one
- * before, and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
+ * `invite` for the users not invited within the interval, then a new invitation each (replacing the one
+ * before) and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
  */
-export async function inviteInTransaction(tx: Writer, settings: InvitationSettings, input: InviteInput) {
+async function inviteInTransaction(tx: Db, settings: InvitationSettings, input: ActionInput) {
   const ids = [...new Set(input.ids)];
-  const valid = ids.filter(isUuid);
   // Locked first, so that an invitation another call committed meanwhile is seen below.
-  if (valid.length > 0) {
-    const users = tx.selectFrom('users').select('id').where('org_id', '=', input.orgId).where('id', 'in', valid);
-    await users.orderBy('id').forUpdate().execute();
-  }
-  const waits = await recentlyInvited(tx, input.orgId, valid);
-  const fresh = ids.filter((id) => !waits.has(id));
-  const outcome = await applyActionInTransaction(tx, { ...input, action: 'invite', ids: fresh });
+  await lockUsers(tx, input.orgId, ids.filter(isUuid));
+  const waits = await recentlyInvited(tx, input.orgId, ids.filter(isUuid));
+  const outcome = await applyActionInTransaction(tx, { ...input, ids: ids.filter((id) => !waits.has(id)) });
   const detail = reasonInWords('recently_invited', 'invite');
   const byId = new Map(outcome.results.map((result) => [result.id, result]));
   const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
@@ -146,3 +130,28 @@ export async function inviteInTransaction(tx: Writer, settings: InvitationSettin
   const invitations = await writeInvitations(tx, settings, input, changed);
   return { results, invitations, waits };
 }
+
+/**
+ * An action in the caller's transaction (`invite` writes invitations and their mail), and after its
+ * commit the mail leaves (`mail`: the sender to wake); without SMTP_URL, each link is logged instead.
+ */
+export function createInvitations(
+  config: InvitationSettings,
+  log: Pick<FastifyBaseLogger, 'info'>,
+  mail?: { wake(): void },
+) {
+  return {
+    async act(tx: Db, input: ActionInput) {
+      if (input.action === 'invite') return inviteInTransaction(tx, config, input);
+      return { ...(await applyActionInTransaction(tx, input)), invitations: [], waits: new Map<string, number>() };
+    },
+    committed(invitations: SentInvitation[], requestLog = log) {
+      if (config.smtpUrl && invitations.length > 0) mail?.wake();
+      const logged = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
+      for (const { user_id: user, email: to, link } of config.smtpUrl ? [] : invitations) {
+        requestLog.info({ user, to, link }, logged);
+      }
+    },
+  };
+}
+export type Invitations = ReturnType<typeof createInvitations>;

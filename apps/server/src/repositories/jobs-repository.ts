@@ -15,14 +15,7 @@ export function jobQuery(filter: string): { query: UserListQuery } | { error: st
   return { query: toUserListQuery(parsed.data) };
 }
 
-export interface NewJob extends ActionAsked {
-  orgId: string;
-  actorId: string;
-  requestId: string;
-  query: UserListQuery;
-}
-
-const UNFINISHED = ['queued', 'running'] as const;
+export type NewJob = ActionAsked & { orgId: string; actorId: string; requestId: string; query: UserListQuery };
 
 /** What the API does with an organisation's jobs: make, read, cancel, and read their results. */
 export function createJobsRepository(db: Db, users: UsersRepository) {
@@ -61,7 +54,7 @@ export function createJobsRepository(db: Db, users: UsersRepository) {
         .set({ status: 'cancelled', finished_at: sql<Date>`now()`, lease_owner: null, lease_expires_at: null })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
-        .where('status', 'in', UNFINISHED)
+        .where('status', 'in', ['queued', 'running'])
         .execute();
       return find(orgId, id);
     },

@@ -25,33 +25,9 @@ export function losesActiveSystemAdmin(target: ActionTarget, asked: ActionAsked)
   return asked.action === 'disable' || asked.action === 'remove';
 }
 
-/** The rules that read the user alone, in the order their reasons are told. */
-function userRule(actorId: string, target: ActionTarget, asked: ActionAsked): SkipReason | undefined {
-  const self = target.id === actorId;
-  const thirdParty = target.is_external;
-  switch (asked.action) {
-    case 'set_user_type':
-      if (target.is_system_admin === asked.isSystemAdmin) return 'unchanged';
-      return self ? 'self' : undefined;
-    case 'disable':
-      if (self) return 'self';
-      if (thirdParty) return 'third_party';
-      return target.status === 'disabled' ? 'unchanged' : undefined;
-    case 'enable':
-      if (thirdParty) return 'third_party';
-      return target.status === 'disabled' ? undefined : 'not_disabled';
-    case 'remove':
-      if (self) return 'self';
-      return thirdParty ? 'third_party' : undefined;
-    case 'invite':
-      if (thirdParty) return 'third_party';
-      return INVITABLE.includes(target.status) ? undefined : 'not_invitable';
-  }
-}
-
 /**
- * Whether the acting administrator may apply the action to the user: undefined to apply, else why
- * not. `activeSystemAdmins` is the organisation's count as it stands, read under lock.
+ * Why the administrator may not apply the action to the user, if not: each action's reasons in the
+ * order they are told, and whether each holds. `activeSystemAdmins`: the organisation's, read under lock.
  */
 export function refusal(
   actorId: string,
@@ -59,37 +35,32 @@ export function refusal(
   asked: ActionAsked,
   activeSystemAdmins: number,
 ): SkipReason | undefined {
-  const reason = userRule(actorId, target, asked);
-  if (reason) return reason;
-  return losesActiveSystemAdmin(target, asked) && activeSystemAdmins <= 1 ? 'last_system_admin' : undefined;
+  const self = target.id === actorId;
+  const third_party = target.is_external;
+  const last_system_admin = losesActiveSystemAdmin(target, asked) && activeSystemAdmins <= 1;
+  const rules: Record<UserAction, Partial<Record<SkipReason, boolean>>> = {
+    set_user_type: { unchanged: target.is_system_admin === asked.isSystemAdmin, self, last_system_admin },
+    disable: { self, third_party, unchanged: target.status === 'disabled', last_system_admin },
+    enable: { third_party, not_disabled: target.status !== 'disabled' },
+    remove: { self, third_party, last_system_admin },
+    invite: { third_party, not_invitable: !INVITABLE.includes(target.status) },
+  };
+  return (Object.entries(rules[asked.action]) as [SkipReason, boolean][]).find(([, holds]) => holds)?.[0];
 }
 
-const VERBS: Record<UserAction, string> = {
-  invite: 'invite',
-  set_user_type: 'change the user type of',
-  disable: 'disable',
-  enable: 'enable',
-  remove: 'remove',
+const verb = (action: UserAction) => (action === 'set_user_type' ? 'change the user type of' : action);
+
+/** Each reason in words, for a person (the `detail` of a skipped result or of a 409). */
+const REASONS: Record<SkipReason, (action: UserAction) => string> = {
+  self: (action) => `You cannot ${action === 'set_user_type' ? 'demote' : verb(action)} yourself.`,
+  last_system_admin: () => 'The organisation must keep at least one active System Admin.',
+  third_party: (action) =>
+    `Third-party users are managed by their identity provider: you cannot ${verb(action)} them here.`,
+  not_invitable: () => 'An invitation goes only to an inactive or pending user.',
+  not_disabled: () => 'Only a disabled user can be enabled.',
+  unchanged: (action) =>
+    action === 'disable' ? 'The user is disabled already.' : 'The user already has this user type.',
+  recently_invited: () => 'The user was invited less than a minute ago: wait a minute before inviting them again.',
+  not_found: () => 'The organisation has no user with this id.',
 };
-
-/** A reason in words, for a person (the `detail` of a skipped result or of a 409). */
-export function reasonInWords(reason: SkipReason, action: UserAction): string {
-  switch (reason) {
-    case 'self':
-      return `You cannot ${action === 'set_user_type' ? 'demote' : VERBS[action]} yourself.`;
-    case 'last_system_admin':
-      return 'The organisation must keep at least one active System Admin.';
-    case 'third_party':
-      return `Third-party users are managed by their identity provider: you cannot ${VERBS[action]} them here.`;
-    case 'not_invitable':
-      return 'An invitation goes only to an inactive or pending user.';
-    case 'not_disabled':
-      return 'Only a disabled user can be enabled.';
-    case 'unchanged':
-      return action === 'disable' ? 'The user is disabled already.' : 'The user already has this user type.';
-    case 'recently_invited':
-      return 'The user was invited less than a minute ago: wait a minute before inviting them again.';
-    case 'not_found':
-      return 'The organisation has no user with this id.';
-  }
-}
+export const reasonInWords = (reason: SkipReason, action: UserAction) => REASONS[reason](action);

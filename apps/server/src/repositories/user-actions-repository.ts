@@ -1,8 +1,8 @@
-import type { SkipReason, UserAction, UserActionResult } from '@users-admin/contract/user-actions';
-import type { Transaction } from 'kysely';
+import type { UserActionResult } from '@users-admin/contract/user-actions';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database, UserRow } from '../db/schema.ts';
+import type { UserRow } from '../db/schema.ts';
+import { ApiProblem } from '../lib/api-errors.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { type ActionAsked, losesActiveSystemAdmin, reasonInWords, refusal } from './user-action-rules.ts';
 
@@ -20,37 +20,24 @@ export interface ActionInput extends ActionAsked {
 
 type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
 
-export interface ActionOutcome {
-  /** One per distinct id, in the order asked. */
-  results: UserActionResult[];
-  /** The users changed, as they were before (an invitation is written for these). */
-  changed: LockedUser[];
-}
-
-/** The user changed since the version the change was asked against. */
-export class StaleVersion extends Error {}
-
-export type Writer = Transaction<Database> | Db;
-
-/** The attribute each action sets, and its new value; `remove` deletes the row instead. */
-function changeOf(asked: ActionAsked): { status: 'active' | 'disabled' | 'pending' } | { is_system_admin: boolean } {
-  switch (asked.action) {
-    case 'set_user_type':
-      return { is_system_admin: asked.isSystemAdmin === true };
-    case 'disable':
-      return { status: 'disabled' };
-    case 'enable':
-      return { status: 'active' };
-    default:
-      return { status: 'pending' };
+/** The user changed since the version the change was asked against: answered 412 wherever it is thrown. */
+export class StaleVersion extends ApiProblem {
+  constructor() {
+    const detail = 'The user changed since you read them: read them again, then retry.';
+    super(412, [{ status: '412', code: 'precondition_failed', title: 'Precondition failed', detail }]);
   }
 }
 
-/** Actions after which the user may no longer be signed in here. */
-const ENDS_SESSIONS: readonly UserAction[] = ['disable', 'remove'];
+const NEW_STATUS = { invite: 'pending', disable: 'disabled', enable: 'active' } as const;
+
+/** The attribute each action sets, and its new value; `remove` deletes the row instead. */
+function changeOf(asked: ActionAsked): { status?: 'active' | 'disabled' | 'pending'; is_system_admin?: boolean } {
+  if (asked.action === 'set_user_type') return { is_system_admin: asked.isSystemAdmin === true };
+  return asked.action === 'remove' ? {} : { status: NEW_STATUS[asked.action] };
+}
 
 /** Locks the users in id order, so that two calls over overlapping users never deadlock. */
-async function lockUsers(tx: Writer, orgId: string, ids: readonly string[]) {
+export async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
@@ -63,11 +50,8 @@ async function lockUsers(tx: Writer, orgId: string, ids: readonly string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/**
- * The organisation's active System Admins, its count rows locked: a concurrent demotion waits here
- * until this transaction ends, then reads the count this one left.
- */
-async function lockActiveSystemAdmins(tx: Writer, orgId: string): Promise<number> {
+/** The organisation's active System Admins, its count rows locked: a concurrent demotion waits for this one. */
+async function lockActiveSystemAdmins(tx: Db, orgId: string): Promise<number> {
   const rows = await tx
     .selectFrom('user_counts')
     .select('n')
@@ -86,10 +70,9 @@ function decide(input: ActionInput, ids: readonly string[], byId: Map<string, Lo
   const changed: LockedUser[] = [];
   for (const id of ids) {
     const target = byId.get(id);
-    const reason: SkipReason | undefined = target ? refusal(input.actor.id, target, input, activeAdmins) : 'not_found';
+    const reason = target ? refusal(input.actor.id, target, input, activeAdmins) : 'not_found';
     if (reason || !target) {
-      const skip = reason ?? 'not_found';
-      results.push({ id, result: 'skipped', reason: skip, detail: reasonInWords(skip, input.action) });
+      results.push({ id, result: 'skipped', reason, detail: reasonInWords(reason ?? 'not_found', input.action) });
       continue;
     }
     if (losesActiveSystemAdmin(target, input)) activeAdmins -= 1;
@@ -100,7 +83,7 @@ function decide(input: ActionInput, ids: readonly string[], byId: Map<string, Lo
 }
 
 /** Writes the change to the users, one statement for all of them (the count triggers run once). */
-async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
+async function writeChange(tx: Db, input: ActionInput, ids: string[]) {
   if (input.action === 'remove') {
     // The membership leaves; the account stays, as it may belong to other organisations.
     await tx.deleteFrom('users').where('org_id', '=', input.orgId).where('id', 'in', ids).execute();
@@ -116,8 +99,8 @@ async function writeChange(tx: Writer, input: ActionInput, ids: string[]) {
 }
 
 /** One audit event per changed user: the changed attributes before and after. */
-async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[]) {
-  const after: Record<string, unknown> = input.action === 'remove' ? {} : changeOf(input);
+async function writeAudit(tx: Db, input: ActionInput, changed: LockedUser[]) {
+  const after = changeOf(input);
   // Named as the organisation names them; the name is kept should they leave it.
   const actor = isUuid(input.actor.id)
     ? await tx
@@ -152,28 +135,24 @@ async function writeAudit(tx: Writer, input: ActionInput, changed: LockedUser[])
 }
 
 /**
- * Applies an action to users within the caller's transaction: locks them, applies the rules, writes
- * the changes (each user's version one more), their audit events, and ends the sessions here of
- * users disabled or removed. A later step of the same transaction may build on `changed`.
+ * An action on users in the caller's transaction: locked, ruled, changed (version one more), audited.
+ * `results`: one per distinct id, in the order asked; `changed`: the users changed, as they were.
  */
-export async function applyActionInTransaction(tx: Writer, input: ActionInput): Promise<ActionOutcome> {
+export async function applyActionInTransaction(tx: Db, input: ActionInput) {
   const ids = [...new Set(input.ids)];
   const byId = await lockUsers(tx, input.orgId, ids.filter(isUuid));
+  const users = [...byId.values()];
   const expected = input.expectedVersions;
-  if (expected && ids.some((id) => byId.has(id) && !expected.includes(String(byId.get(id)?.version)))) {
-    throw new StaleVersion();
-  }
-  const losing = ids.some((id) => {
-    const target = byId.get(id);
-    return target !== undefined && losesActiveSystemAdmin(target, input);
-  });
+  if (expected && users.some((user) => !expected.includes(String(user.version)))) throw new StaleVersion();
+  const losing = users.some((user) => losesActiveSystemAdmin(user, input));
   const admins = losing ? await lockActiveSystemAdmins(tx, input.orgId) : Number.POSITIVE_INFINITY;
   const outcome = decide(input, ids, byId, admins);
   const changedIds = outcome.changed.map((user) => user.id);
   if (changedIds.length === 0) return outcome;
   await writeChange(tx, input, changedIds);
   await writeAudit(tx, input, outcome.changed);
-  if (ENDS_SESSIONS.includes(input.action)) {
+  // Users disabled or removed may no longer be signed in here.
+  if (input.action === 'disable' || input.action === 'remove') {
     await tx.deleteFrom('sessions').where('org_id', '=', input.orgId).where('account_sub', 'in', changedIds).execute();
   }
   return outcome;
@@ -181,6 +160,5 @@ export async function applyActionInTransaction(tx: Writer, input: ActionInput): 
 
 /** Applies an action to users in one transaction (a bulk call, or one batch of a job): one result per id. */
 export async function applyAction(db: Db, input: ActionInput): Promise<UserActionResult[]> {
-  const outcome = await db.transaction().execute((tx) => applyActionInTransaction(tx, input));
-  return outcome.results;
+  return (await db.transaction().execute((tx) => applyActionInTransaction(tx, input))).results;
 }

@@ -17,25 +17,20 @@ import { neutraliseFormula } from './users-export.ts';
 const JOB_PATH = '/apis/accounts/api/v3/orgs/:org_id/jobs/:id';
 const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
 
-/** Sends a job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
+/** A job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
 function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
-  const { action, is_system_admin, total, processed, done, skipped } = job;
   const self = jobPath(job.org_id, job.id);
-  const document: JobDocument = {
-    data: {
-      type: 'jobs',
-      id: job.id,
-      attributes: {
-        ...{ action, is_system_admin, status: job.status, total, processed, done, skipped },
-        created_at: job.created_at.toISOString(),
-        finished_at: job.finished_at?.toISOString() ?? null,
-      },
-      links: { self, results: `${self}/results` },
-    },
+  // The row's other columns (its filter, lease, cursor) are left out by the response's schema.
+  const attributes = {
+    ...job,
+    created_at: job.created_at.toISOString(),
+    finished_at: job.finished_at?.toISOString() ?? null,
   };
-  reply.code(status).header('cache-control', 'private, no-store');
-  return reply.type(JSON_API_MEDIA_TYPE).send(document);
+  const document: JobDocument = {
+    data: { type: 'jobs', id: job.id, attributes, links: { self, results: `${self}/results` } },
+  };
+  return reply.code(status).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
 }
 
 /** `POST …/users/bulk` with `filter`: a job over every matching user, answered 202 with its `Location`. */
@@ -47,22 +42,17 @@ export async function queueJob(
 ) {
   const parsed = jobQuery(asked.filter);
   if ('error' in parsed) {
-    const detail = `filter must be the list's query string: ${parsed.error}`;
-    throw ApiProblem.of(400, {
-      code: 'invalid_filter',
-      title: 'Invalid filter',
-      detail,
-      source: { parameter: 'filter' },
-    });
+    const problem = { code: 'invalid_filter', title: 'Invalid filter', source: { parameter: 'filter' } };
+    throw ApiProblem.of(400, { ...problem, detail: `filter must be the list's query string: ${parsed.error}` });
   }
   const job = await jobs.create({ ...asked, query: parsed.query, requestId: request.id });
   request.log.info({ job: job.id, action: job.action, total: job.total }, 'job queued');
-  reply.header('location', jobPath(job.org_id, job.id));
-  return sendJob(reply, job, 202);
+  return sendJob(reply.header('location', jobPath(job.org_id, job.id)), job, 202);
 }
 
-/** A job's results as CSV, streamed batch by batch. */
-function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow) {
+/** A job's results as CSV, streamed batch by batch; 404 as `sendJob`. */
+function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow | undefined) {
+  if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const rows = async function* () {
     for await (const batch of jobs.results(job.org_id, job.id)) {
       for (const { user_id, name, email, result, reason } of batch) {
@@ -91,6 +81,9 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
   const errors = { ...adminErrors, 404: errorDocumentSchema };
   const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...errors } };
   const status = 'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.';
+  const cancelling = 'A queued or running job stops after its batch in flight; a finished one is left as it is. ';
+  const results = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
+  const csv = { 200: z.string().describe('text/csv; charset=utf-8'), ...errors };
 
   typed.get(
     JOB_PATH,
@@ -101,7 +94,6 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
     },
   );
 
-  const cancelling = 'A queued or running job stops after its batch in flight; a finished one is left as it is. ';
   typed.delete(
     JOB_PATH,
     { schema: { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` }, onRequest },
@@ -114,25 +106,13 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
     },
   );
 
-  const csv = z.string().describe('text/csv; charset=utf-8');
-  const described = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
   typed.get(
     `${JOB_PATH}/results`,
-    {
-      schema: {
-        ...schema,
-        summary: "A job's results as CSV",
-        description: described,
-        response: { 200: csv, ...errors },
-      },
-      onRequest,
-    },
+    { schema: { ...schema, summary: "A job's results as CSV", description: results, response: csv }, onRequest },
     async (request, reply) => {
       const { org_id: orgId, id } = request.params;
       assertAdminOf(request, orgId);
-      const job = await jobs.find(orgId, id);
-      if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
-      return sendResults(request, reply, jobs, job);
+      return sendResults(request, reply, jobs, await jobs.find(orgId, id));
     },
   );
 }

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { seedDemoIfEmpty } from '../../src/db/seed.ts';
 import { startJobWorker } from '../../src/jobs/job-worker.ts';
-import { invitationsForJobs } from '../../src/routes/invitations.ts';
+import { createInvitations } from '../../src/repositories/invitations-repository.ts';
 import { demoTemplate } from './demo-template.ts';
 import { statementRecorder } from './tenant-keys.ts';
 
@@ -66,7 +66,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const start = () =>
     startJobWorker(database.db, {
       ...config.jobs,
-      invitations: invitationsForJobs(config, app.log),
+      invitations: createInvitations(config, app.log),
       log: app.log,
     });
   const worker = recorder ? recorder.recording(start) : start();
