@@ -4,7 +4,7 @@ import { jobDocumentSchema } from '@users-admin/contract/user-actions';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../src/db/database.ts';
 import { startJobWorker } from '../src/jobs/job-worker.ts';
-import type { Run } from './api-bench.ts';
+import type { Run } from './bench-http.ts';
 
 interface Answer {
   status: number;
