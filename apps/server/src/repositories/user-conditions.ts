@@ -83,25 +83,30 @@ export function searchTest(search: string) {
 
 /** What the index of `search_grams()` finds a search's candidates by, when it has any (`searchGrams`). */
 export function searchIndex(search: string) {
-  const grams = searchGrams(search.toLowerCase());
+  return gramsIndex(searchGrams(search.toLowerCase()));
+}
+
+/** The index's condition for users holding every one of `grams`; none for no grams. */
+export function gramsIndex(grams: readonly string[]) {
   return grams.length > 0 ? sql<boolean>`search_grams(search_text) @> ${grams}::text[]` : undefined;
 }
 
 /**
- * The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s
- * condition; `ranges`: the Last sign-in filter's ranges, all of them unless told.
+ * The organisation's users that the query's filters and search select; `grams`: with the index's
+ * condition for those pairs of the search (`search-gram-stats.ts`), `true` for all of them;
+ * `ranges`: the Last sign-in filter's ranges, all of them unless told.
  */
 export const matchingUsers = (
   db: Db,
   orgId: string,
   query: UserListQuery,
-  indexed: boolean,
+  grams: readonly string[] | boolean,
   ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, Date.now()) : [],
 ) => {
   const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
   const select = ranges.length > 0 ? filtered.where((eb) => eb.or(ranges.map((range) => range(eb)))) : filtered;
   if (!query.search) return select;
-  const index = indexed ? searchIndex(query.search) : undefined;
+  const index = grams === true ? searchIndex(query.search) : grams === false ? undefined : gramsIndex(grams);
   const tested = select.where(searchTest(query.search));
   return index ? tested.where(index) : tested;
 };
