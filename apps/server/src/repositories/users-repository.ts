@@ -50,8 +50,9 @@ export function pagedWithinWindow(query: UserListQuery, total: Total): boolean {
 }
 
 /**
- * A search expected to match at least this many users (with the filters) is read in the order, walking
- * its index; one with fewer is gathered through the index of pairs, and sorted, when it has no more.
+ * A search whose candidates (the users holding its rarest pairs, or those the filters select, the
+ * fewer) are at most this many is gathered and sorted; one with more is counted to SEARCH_WINDOW + 1
+ * and its page walked in the order, which finds it sooner among that many.
  */
 const GATHER_MOST = 10_000;
 
@@ -77,13 +78,17 @@ export function createUsersRepository(db: Db) {
   const gramStats = createSearchGramStats(db);
 
   /**
-   * The pairs of a search's characters to ask the index for, and how many users it is expected to
-   * match: the users with the filters (kept counts) times the share holding those pairs.
+   * The pairs of a search's characters to ask the index for, and how many users it has to test: the
+   * users holding those pairs (their share of the organisation) or those with the filters (kept counts).
    */
   async function searchPlan(orgId: string, query: UserListQuery & { search: string }) {
     const { search, exactTotal: _, ...filtered } = query;
-    const [chosen, users] = await Promise.all([gramStats.choose(search), countUsers(orgId, filtered)]);
-    return { grams: chosen.grams, expected: users.count * chosen.share };
+    const [chosen, everyone, users] = await Promise.all([
+      gramStats.choose(search),
+      countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
+      countUsers(orgId, filtered),
+    ]);
+    return { grams: chosen.grams, candidates: Math.min(everyone.count * chosen.share, users.count) };
   }
 
   /**
@@ -177,12 +182,12 @@ export function createUsersRepository(db: Db) {
   }
 
   /**
-   * A search's page and its total up to SEARCH_WINDOW: gathered when it matches at most GATHER_MOST
-   * (expected, then found), else counted to SEARCH_WINDOW + 1 and the page walked in the order.
+   * A search's page and its total up to SEARCH_WINDOW: gathered when it has at most GATHER_MOST
+   * candidates (and matches), else counted to SEARCH_WINDOW + 1 and the page walked in the order.
    */
   async function searchPage(orgId: string, query: UserListQuery & { search: string }, offset: number) {
-    const { grams, expected } = await searchPlan(orgId, query);
-    const most = expected >= GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
+    const { grams, candidates } = await searchPlan(orgId, query);
+    const most = candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
     const found = await searchGathered(orgId, query, offset, query.pageSize, grams, most);
     const total: Total =
       found.total <= SEARCH_WINDOW ? { count: found.total, relation: 'eq' } : { count: SEARCH_WINDOW, relation: 'gte' };
