@@ -6,6 +6,7 @@ import * as userActions from './0004-user-actions.ts';
 import * as invitations from './0005-invitations.ts';
 import * as jobs from './0006-jobs.ts';
 import * as coveringFilterIndexes from './0007-covering-filter-indexes.ts';
+import * as generatedCountTriggers from './0008-generated-count-triggers.ts';
 
 /**
  * The versioned migrations, in order: the baseline holds the schema as it is; each later change is
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005-invitations': invitations,
   '0006-jobs': jobs,
   '0007-covering-filter-indexes': coveringFilterIndexes,
+  '0008-generated-count-triggers': generatedCountTriggers,
 };
