@@ -54,7 +54,7 @@ export function pagedWithinWindow(query: UserListQuery, total: Total): boolean {
  * fewer) are at most this many is gathered and sorted; one with more is counted to SEARCH_WINDOW + 1
  * and its page walked in the order, which finds it sooner among that many.
  */
-const GATHER_MOST = 10_000;
+const GATHER_MOST = 20_000;
 
 /**
  * The users of organisations. Every statement is keyed by one organisation: none crosses tenants.
