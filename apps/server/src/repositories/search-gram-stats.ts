@@ -47,21 +47,24 @@ export function createSearchGramStats(db: Db) {
   }
 
   return {
-    /** The rarest few of the search's pairs that narrow it; a pair the statistics do not list is rare. */
+    /** The rarest few of the search's pairs that narrow it (`chooseGrams`). */
     async choose(search: string): Promise<SearchGrams> {
       const all = searchGrams(search.toLowerCase());
-      if (all.length === 0) return { grams: [], share: 1 };
-      const shares = await current();
-      const rated = all
-        .map((gram) => ({ gram, share: shares.get(gram) ?? 0 }))
-        .filter(({ share }) => share <= USELESS_SHARE)
-        .sort((a, b) => a.share - b.share)
-        .slice(0, MOST_GRAMS);
-      return {
-        grams: rated.map(({ gram }) => gram),
-        share: rated.reduce((product, { share }) => product * share, 1),
-      };
+      return all.length === 0 ? { grams: [], share: 1 } : chooseGrams(all, await current());
     },
+  };
+}
+
+/** The rarest MOST_GRAMS of `all` that narrow a search; a pair the statistics do not list is rare. */
+export function chooseGrams(all: readonly string[], shares: ReadonlyMap<string, number>): SearchGrams {
+  const rated = all
+    .map((gram) => ({ gram, share: shares.get(gram) ?? 0 }))
+    .filter(({ share }) => share <= USELESS_SHARE)
+    .sort((a, b) => a.share - b.share)
+    .slice(0, MOST_GRAMS);
+  return {
+    grams: rated.map(({ gram }) => gram),
+    share: rated.reduce((product, { share }) => product * share, 1),
   };
 }
 

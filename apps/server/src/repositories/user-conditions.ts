@@ -98,20 +98,20 @@ export function gramsIndex(grams: readonly string[]) {
 
 /**
  * The organisation's users that the query's filters and search select; `grams`: with the index's
- * condition for those pairs of the search (`search-gram-stats.ts`), `true` for all of them;
+ * condition for those pairs of the search (`search-gram-stats.ts`);
  * `ranges`: the Last sign-in filter's ranges, all of them unless told.
  */
 export const matchingUsers = (
   db: Db,
   orgId: string,
   query: UserListQuery,
-  grams: readonly string[] | boolean,
+  grams: readonly string[] | false,
   ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, Date.now()) : [],
 ) => {
   const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
   const select = ranges.length > 0 ? filtered.where((eb) => eb.or(ranges.map((range) => range(eb)))) : filtered;
   if (!query.search) return select;
-  const index = grams === true ? searchIndex(query.search) : grams === false ? undefined : gramsIndex(grams);
+  const index = grams === false ? undefined : gramsIndex(grams);
   const tested = select.where(searchTest(query.search));
   return index ? tested.where(index) : tested;
 };

@@ -73,7 +73,7 @@ export function createUsersRepository(db: Db) {
   );
   for (const filters of filterSets) planOnce(keptCount('', filters));
 
-  const matching = (orgId: string, query: UserListQuery, grams: readonly string[] | boolean, ranges?: Condition[]) =>
+  const matching = (orgId: string, query: UserListQuery, grams: readonly string[] | false, ranges?: Condition[]) =>
     matchingUsers(db, orgId, query, grams, ranges);
   const gramStats = createSearchGramStats(db);
 
