@@ -215,7 +215,14 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
   const gridOrg = PARTS.includes('grid') ? await benchOrganization(database, check, gridUsers) : undefined;
 
   const port = await freePort();
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  // A sign-in must outlast the run: past its access token's lifetime the API answers 401.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ACCESS_TOKEN_TTL: '86400',
+  });
   const app = await buildApp(config, database);
   await app.listen({ host: '127.0.0.1', port });
   const runOf = async ({ orgId, adminEmail }: { orgId: string; adminEmail: string }): Promise<Run> => ({
