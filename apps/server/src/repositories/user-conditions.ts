@@ -1,7 +1,7 @@
 import type { LastSignInFilter, UserListQuery } from '@users-admin/contract';
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { KEPT_COUNT_COLUMNS } from '../db/kept-counts.ts';
+import type { KEPT_COUNT_COLUMNS } from '../db/migrations/kept-counts.ts';
 import type { Database } from '../db/schema.ts';
 import { escapeLike, searchGrams } from '../lib/user-text.ts';
 

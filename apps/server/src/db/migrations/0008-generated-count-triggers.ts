@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { keptCountFunctions } from '../kept-counts.ts';
+import { keptCountFunctions } from './kept-counts.ts';
 import { runStatements } from './run-statements.ts';
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The filters whose values are few enough to keep users' counts of, per organisation: the columns of
  * `user_counts` and `sign_in_counts` (with the day of last sign-in) after `org_id`. A filter with many
- * values (a date, a name) is counted in its index instead.
+ * values (a date, a name) is counted in its index instead. Beside the migrations: the embedded
+ * database's template is keyed by this folder's files.
  */
 export const KEPT_COUNT_COLUMNS = ['status', 'is_system_admin', 'is_external'] as const;
 
