@@ -10,9 +10,11 @@ export function gridSummary(results: GridResult[]): string[] {
   const lines = ['| search grid | budget | engine, users | result |', '|---|---|---|---:|'];
   for (const r of results) {
     const at = `${r.engine}, ${count(r.users)}`;
+    // One request at a time is budgeted on PostgreSQL only.
+    const alone = (text: string) => (r.engine === 'postgres' ? text : `(${text} PostgreSQL)`);
     lines.push(
-      `| pages 1 and 3: worst cell's median / p99 | ≤ ${GRID_BUDGET.near.p50} / ${GRID_BUDGET.near.p99} ms | ${at} | ${ms(r.near.worstP50)} / ${ms(r.near.p99)} ms |`,
-      `| last page of the window: worst cell's median / p99 | ≤ ${GRID_BUDGET.last.p50} / ${GRID_BUDGET.last.p99} ms | ${at} | ${ms(r.last.worstP50)} / ${ms(r.last.p99)} ms |`,
+      `| pages 1 and 3: worst cell's median / p99 | ${alone(`≤ ${GRID_BUDGET.near.p50} / ${GRID_BUDGET.near.p99} ms`)} | ${at} | ${ms(r.near.worstP50)} / ${ms(r.near.p99)} ms |`,
+      `| last page of the window: worst cell's median / p99 | ${alone(`≤ ${GRID_BUDGET.last.p50} / ${GRID_BUDGET.last.p99} ms`)} | ${at} | ${ms(r.last.worstP50)} / ${ms(r.last.p99)} ms |`,
       `| every cell at ${r.concurrent.connections} connections: p99, errors | ≤ ${GRID_BUDGET.concurrentP99} ms, 0 | ${at} | ${ms(r.concurrent.p99)} ms, ${r.concurrent.errors} (${r.concurrent.rps.toFixed(0)} req/s) |`,
     );
   }

@@ -189,7 +189,14 @@ export async function benchGrid(run: Run, db: Db, orgId: string, users: number, 
     concurrent.p99 <= GRID_BUDGET.concurrentP99,
     `grid at ${connections} connections: p99 ${concurrent.p99.toFixed(1)} ms > ${GRID_BUDGET.concurrentP99}`,
   );
-  return { engine: run.engine, users, repeat, ...summary, concurrent, cells: cells.map(({ url: _, ...cell }) => cell) };
+  return {
+    engine: run.engine,
+    users,
+    repeat,
+    ...summary,
+    concurrent,
+    cells: cells.map(({ url: _, times, ...cell }) => ({ ...cell, times: times.map((t) => Math.round(t * 100) / 100) })),
+  };
 }
 
 export type GridResult = Awaited<ReturnType<typeof benchGrid>>;
