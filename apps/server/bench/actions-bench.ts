@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../src/db/database.ts';
 import { startJobWorker } from '../src/jobs/job-worker.ts';
 import { createInvitations } from '../src/repositories/invitations-repository.ts';
-import type { Run } from './api-bench.ts';
+import type { Run } from './bench-http.ts';
 
 interface Answer {
   status: number;

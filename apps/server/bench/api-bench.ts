@@ -1,8 +1,7 @@
 // `npm run bench`: the users list API at BENCH_USERS (default 1,000,000) users on PostgreSQL and on
-// the embedded database, against the budgets below. Prints what it measures, writes
-// bench-results/api.{json,md}, and exits 1 when a budget is missed.
+// the embedded database, and the search grid (search-grid.ts), against the budgets below. Prints what it
+// measures, writes bench-results/api.{json,md} and grid.{json,md}, and exits 1 when a budget is missed.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { toUserListParams, type UserListQuery } from '@users-admin/contract';
 import autocannon from 'autocannon';
@@ -10,15 +9,18 @@ import { sql } from 'kysely';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
 import { withBenchPostgres } from '../../../scripts/throwaway-postgres.mjs';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
 import { freePort } from '../test/support/test-server.ts';
 import { benchActions } from './actions-bench.ts';
+import { get, ms, percentile, type Run, spread } from './bench-http.ts';
 import { measureExport } from './export-bench.ts';
+import { gridMarkdown, gridSummary } from './grid-markdown.ts';
 import { randomQueries } from './random-queries.ts';
 import { markdown } from './results-markdown.ts';
+import { benchGrid } from './search-grid.ts';
 import { listShapes } from './shapes.ts';
 import { measureWrites } from './writes-bench.ts';
 
@@ -26,6 +28,10 @@ const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const RANDOM_REQUESTS = Number(process.env.BENCH_RANDOM ?? 300);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+/** The search grid: requests a cell, one at a time; PGlite's organisation; which parts run (`api`, `grid`). */
+const GRID_REPEAT = Number(process.env.BENCH_GRID_REPEAT ?? 5);
+const GRID_PGLITE_USERS = Number(process.env.BENCH_GRID_PGLITE_USERS ?? 200_000);
+const PARTS = (process.env.BENCH_PARTS ?? 'api,grid').split(',');
 const root = path.resolve(import.meta.dirname, '../../..');
 
 /** Budgets of issue 28 on a 2-core machine, in ms unless named otherwise. */
@@ -44,61 +50,19 @@ const BUDGET = {
   pglite: { searchP99: 400, seedSeconds: 120 },
 } as const;
 
-interface Spread {
-  p50: number;
-  p99: number;
-  max: number;
-}
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-const spread = (values: number[]): Spread => ({
-  p50: percentile(values, 50),
-  p99: percentile(values, 99),
-  max: Math.max(...values),
-});
-const ms = (value: number) => value.toFixed(1);
-
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-/** A keep-alive GET with node:http, lighter than fetch, so that less of the client is measured. */
-function get(url: string, cookie: string): Promise<{ status: number; body: string; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    request(url, { agent, headers: { cookie } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, ms: performance.now() - started }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** What each step of an engine's run needs: how to ask the API, and where a missed budget goes. */
-export interface Run {
-  engine: 'pglite' | 'postgres';
-  cookie: string;
-  url(query: UserListQuery): string;
-  check(ok: boolean, message: string): void;
-}
-
 /** The benchmark's organisation, seeded now (timed against its budget) or as an earlier run left it. */
-async function benchOrganization(database: DatabaseHandle, check: Run['check']) {
+async function benchOrganization(database: DatabaseHandle, check: Run['check'], users: number) {
   const { engine } = database;
   let seedSeconds: number | undefined;
   const seedStarted = performance.now();
   let lastReport = 0;
   const organization = await ensureLargeOrganization(database, {
-    beforeSeeding: () => console.log(`Seeding ${USERS.toLocaleString('en')} users on ${engine}…`),
+    beforeSeeding: () => console.log(`Seeding ${users.toLocaleString('en')} users on ${engine}…`),
     adminFirstName: 'Bench',
     adminPassword: 'bench',
-    name: `Bench ${USERS}`,
-    slug: `bench-${USERS}`,
-    users: USERS,
+    name: `Bench ${users}`,
+    slug: `bench-${users}`,
+    users,
     seed: 42,
     onStep: (step) => console.log(`  ${step}`),
     onProgress(done, total) {
@@ -112,7 +76,7 @@ async function benchOrganization(database: DatabaseHandle, check: Run['check']) 
   if (seedSeconds !== undefined) {
     seedSeconds = (performance.now() - seedStarted) / 1000;
     console.log(`  seeded in ${seedSeconds.toFixed(1)} s`);
-    const budget = BUDGET[engine].seedSeconds;
+    const budget = BUDGET[engine].seedSeconds * (users / 1_000_000);
     check(seedSeconds <= budget, `seed ${seedSeconds.toFixed(0)} s > ${budget} s`);
   }
   return { ...organization, seedSeconds };
@@ -224,18 +188,44 @@ async function measureFirstPageLoad({ engine, cookie, url, check }: Run) {
   return rps;
 }
 
+/** The API's measures of one engine, at USERS users. */
+async function benchApi(run: Run, database: DatabaseHandle, publicUrl: string, jobs: Config['jobs'], orgId: string) {
+  // Shapes first: they ask no search, so that every search below is asked for the first time.
+  const shapes = await measureShapes(run);
+  const { random, slowest } = await measureRandomSearches(run, database.db, orgId);
+  const exactTotal = await measureExactTotal(run);
+  const writes = await benchWrites(run, database.db, orgId);
+  const exported = await benchExport(run, publicUrl, orgId);
+  const firstPageRps = await measureFirstPageLoad(run);
+  const actions = await benchActions(run, publicUrl, jobs, database.db, orgId);
+  return { shapes, random, slowest, exactTotal, writes, exported, firstPageRps, actions };
+}
+
+/**
+ * One engine: its organisations seeded (or found), the API, then the search grid (PGlite's at
+ * GRID_PGLITE_USERS, in the same database), each when PARTS names it.
+ */
 async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | undefined) {
   const dataDir = path.join(root, '.bench', 'pglite');
   const database = await openDatabase({ databaseUrl, dataDir });
   const violations: string[] = [];
   const check = (ok: boolean, message: string) => ok || violations.push(message);
-  const { orgId, adminEmail, seedSeconds } = await benchOrganization(database, check);
+  const gridUsers = engine === 'pglite' ? GRID_PGLITE_USERS : USERS;
+  const api = PARTS.includes('api') ? await benchOrganization(database, check, USERS) : undefined;
+  const gridOrg = PARTS.includes('grid') ? await benchOrganization(database, check, gridUsers) : undefined;
 
   const port = await freePort();
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  // A sign-in must outlast the run: past its access token's lifetime the API answers 401.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ACCESS_TOKEN_TTL: '86400',
+  });
   const app = await buildApp(config, database);
   await app.listen({ host: '127.0.0.1', port });
-  const run: Run = {
+  const runOf = async ({ orgId, adminEmail }: { orgId: string; adminEmail: string }): Promise<Run> => ({
     engine,
     check,
     cookie: (await signIn(config.publicUrl, adminEmail, 'bench')).jar.header(),
@@ -243,47 +233,45 @@ async function benchEngine(engine: 'pglite' | 'postgres', databaseUrl: string | 
       const params = toUserListParams(query).toString();
       return `${config.publicUrl}/apis/accounts/api/v3/orgs/${orgId}/users${params ? `?${params}` : ''}`;
     },
+  });
+  const measured = api && {
+    seedSeconds: api.seedSeconds,
+    ...(await benchApi(await runOf(api), database, config.publicUrl, config.jobs, api.orgId)),
   };
-  // Shapes first: they ask no search, so that every search below is asked for the first time.
-  const shapes = await measureShapes(run);
-  const { random, slowest } = await measureRandomSearches(run, database.db, orgId);
-  const exactTotal = await measureExactTotal(run);
-  const writes = await benchWrites(run, database.db, orgId);
-  const exported = await benchExport(run, config.publicUrl, orgId);
-  const firstPageRps = await measureFirstPageLoad(run);
-  const actions = await benchActions(run, config.publicUrl, config.jobs, database.db, orgId);
+  const connections = engine === 'pglite' ? 4 : 8;
+  const grid =
+    gridOrg && (await benchGrid(await runOf(gridOrg), database.db, gridOrg.orgId, gridUsers, GRID_REPEAT, connections));
   await app.close();
   await database.close();
-  return {
-    engine,
-    seedSeconds,
-    shapes,
-    random,
-    slowest,
-    exactTotal,
-    writes,
-    exported,
-    firstPageRps,
-    actions,
-    violations,
-  };
+  return { engine, measured, grid, violations };
 }
 
-export type EngineResult = Awaited<ReturnType<typeof benchEngine>>;
+type EngineRun = Awaited<ReturnType<typeof benchEngine>>;
+export type EngineResult = NonNullable<EngineRun['measured']> & { engine: EngineRun['engine'] };
 
-const results: EngineResult[] = [];
+const runs: EngineRun[] = [];
 for (const engine of (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',')) {
   const result =
     engine === 'postgres'
       ? await withBenchPostgres((databaseUrl: string) => benchEngine('postgres', databaseUrl))
       : await benchEngine('pglite', undefined);
-  if (result) results.push(result);
+  if (result) runs.push(result);
 }
-mkdirSync(path.join(root, 'bench-results'), { recursive: true });
-writeFileSync(path.join(root, 'bench-results', 'api.json'), JSON.stringify({ users: USERS, results }, null, 2));
-writeFileSync(path.join(root, 'bench-results', 'api.md'), markdown(results, USERS, RUNS));
-console.log(`\n${markdown(results, USERS, RUNS)}`);
-const violations = results.flatMap((r) => r.violations.map((v) => `${r.engine}: ${v}`));
+const out = path.join(root, 'bench-results');
+mkdirSync(out, { recursive: true });
+const results = runs.flatMap(({ engine, measured }) => (measured ? [{ engine, ...measured }] : []));
+if (results.length) {
+  writeFileSync(path.join(out, 'api.json'), JSON.stringify({ users: USERS, results }, null, 2));
+  writeFileSync(path.join(out, 'api.md'), markdown(results, USERS, RUNS));
+  console.log(`\n${markdown(results, USERS, RUNS)}`);
+}
+const grids = runs.flatMap(({ grid }) => (grid ? [grid] : []));
+if (grids.length) {
+  writeFileSync(path.join(out, 'grid.json'), JSON.stringify(grids));
+  writeFileSync(path.join(out, 'grid.md'), gridMarkdown(grids));
+  console.log(`\n${gridSummary(grids).join('\n')}`);
+}
+const violations = runs.flatMap((r) => r.violations.map((v) => `${r.engine}: ${v}`));
 if (violations.length) {
   console.log(`\nBudgets missed:\n  ${violations.join('\n  ')}`);
   process.exit(1);

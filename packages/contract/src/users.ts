@@ -9,7 +9,7 @@ export const SEARCH_MAX_LENGTH = 200;
  * A search counts its matches exactly up to this many and pages through its first this many, as
  * Elasticsearch's `max_result_window` does: beyond, `meta.total_count_relation` is "gte".
  */
-export const SEARCH_WINDOW = 10_000;
+export const SEARCH_WINDOW = 1_000;
 /** The error code of a 400 for a page that starts beyond a search's window. */
 export const PAGE_BEYOND_SEARCH_WINDOW = 'page_beyond_search_window';
 
@@ -78,7 +78,7 @@ export const userListQuerySchema = z.strictObject({
     .enum(['exact'], { error: 'page[total] must be "exact"' })
     .optional()
     .describe(
-      '"exact" counts every match of a search, however many (it may take about a second for 1,000,000 users); without it a search counts up to 10,000.',
+      '"exact" counts every match of a search, however many (it may take about a second for 1,000,000 users); without it a search counts up to 1,000.',
     ),
 });
 export type UserListQueryParams = z.input<typeof userListQuerySchema>;

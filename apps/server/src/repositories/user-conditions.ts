@@ -1,6 +1,7 @@
 import type { LastSignInFilter, UserListQuery } from '@users-admin/contract';
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { KEPT_COUNT_COLUMNS } from '../db/migrations/kept-counts.ts';
 import type { Database } from '../db/schema.ts';
 import { escapeLike, searchGrams } from '../lib/user-text.ts';
 
@@ -22,14 +23,18 @@ export const LISTED_COLUMNS = [
 ] as const;
 
 /**
- * The list's filters: the query's field and the column it is equal to, in `users` and in
- * `user_counts`. A filter is a line here, its column, its counts' column and an ordered index.
+ * The list's filters: the query's field and the column of `users` it is equal to. A new filter needs
+ * its column (a migration); in the orders' indexes' include lists, and, for a rare value, a partial
+ * index in each order holding every filter's column and the search text (0007), so that its pages
+ * and searches are read from an index alone; and its line here. Its counts are kept only if its
+ * values are few (KEPT_COUNT_COLUMNS, the count tables' keys, `keptCountFunctions` in its migration):
+ * a total then adds a handful of rows; a filter of many values is counted in its index instead.
  */
 export const FILTERS = [
   ['status', 'status'],
   ['isSystemAdmin', 'is_system_admin'],
   ['isExternal', 'is_external'],
-] as const satisfies readonly (readonly [keyof UserListQuery, keyof Database['user_counts']])[];
+] as const satisfies readonly (readonly [keyof UserListQuery, (typeof KEPT_COUNT_COLUMNS)[number]])[];
 
 /** The list's orders: the columns of each, the id last so that every order is total. Unsorted is the order of joining. */
 export const ORDERS = { joined: ['id'], name: ['sort_name', 'id'] } as const;
@@ -83,25 +88,30 @@ export function searchTest(search: string) {
 
 /** What the index of `search_grams()` finds a search's candidates by, when it has any (`searchGrams`). */
 export function searchIndex(search: string) {
-  const grams = searchGrams(search.toLowerCase());
+  return gramsIndex(searchGrams(search.toLowerCase()));
+}
+
+/** The index's condition for users holding every one of `grams`; none for no grams. */
+export function gramsIndex(grams: readonly string[]) {
   return grams.length > 0 ? sql<boolean>`search_grams(search_text) @> ${grams}::text[]` : undefined;
 }
 
 /**
- * The organisation's users that the query's filters and search select; `indexed`: with `searchIndex`'s
- * condition; `ranges`: the Last sign-in filter's ranges, all of them unless told.
+ * The organisation's users that the query's filters and search select; `grams`: with the index's
+ * condition for those pairs of the search (`search-gram-stats.ts`);
+ * `ranges`: the Last sign-in filter's ranges, all of them unless told.
  */
 export const matchingUsers = (
   db: Db,
   orgId: string,
   query: UserListQuery,
-  indexed: boolean,
+  grams: readonly string[] | false,
   ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, Date.now()) : [],
 ) => {
   const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
   const select = ranges.length > 0 ? filtered.where((eb) => eb.or(ranges.map((range) => range(eb)))) : filtered;
   if (!query.search) return select;
-  const index = indexed ? searchIndex(query.search) : undefined;
+  const index = grams === false ? undefined : gramsIndex(grams);
   const tested = select.where(searchTest(query.search));
   return index ? tested.where(index) : tested;
 };

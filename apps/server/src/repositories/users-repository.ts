@@ -2,6 +2,7 @@ import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { sql } from 'kysely';
 import { type Db, planOnce } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
+import { createSearchGramStats } from './search-gram-stats.ts';
 import {
   type Condition,
   FILTERS,
@@ -9,7 +10,6 @@ import {
   lastSignInCountParts,
   matchingUsers,
   orderOf,
-  searchIndex,
   whereFilters,
 } from './user-conditions.ts';
 
@@ -50,10 +50,11 @@ export function pagedWithinWindow(query: UserListQuery, total: Total): boolean {
 }
 
 /**
- * A search the planner expects at least this share of the users (with the filters) to match is
- * dense: a walk of the order finds its first SEARCH_WINDOW + 1 matches sooner than its index reads them.
+ * A search whose candidates (the users holding its rarest pairs, or those the filters select, the
+ * fewer) are at most this many is gathered and sorted; one with more is counted to SEARCH_WINDOW + 1
+ * and its page walked in the order, which finds it sooner among that many.
  */
-const DENSE_SHARE = 0.1;
+const GATHER_MOST = 20_000;
 
 /**
  * The users of organisations. Every statement is keyed by one organisation: none crosses tenants.
@@ -72,31 +73,29 @@ export function createUsersRepository(db: Db) {
   );
   for (const filters of filterSets) planOnce(keptCount('', filters));
 
-  const matching = (orgId: string, query: UserListQuery, indexed: boolean, ranges?: Condition[]) =>
-    matchingUsers(db, orgId, query, indexed, ranges);
+  const matching = (orgId: string, query: UserListQuery, grams: readonly string[] | false, ranges?: Condition[]) =>
+    matchingUsers(db, orgId, query, grams, ranges);
+  const gramStats = createSearchGramStats(db);
 
   /**
-   * Whether a search is dense (DENSE_SHARE): one without grams is; any other by the planner's estimate
-   * of its matches through its index (EXPLAIN, from the index's statistics), against the users with the filters.
+   * The pairs of a search's characters to ask the index for, and how many users it has to test: the
+   * users holding those pairs (their share of the organisation) or those with the filters (kept counts).
    */
-  async function denseSearch(orgId: string, query: UserListQuery): Promise<boolean> {
-    const index = query.search ? searchIndex(query.search) : undefined;
-    if (!index) return true;
-    const { search: _, ...filtered } = query;
-    const [[plan], users] = await Promise.all([
-      matching(orgId, filtered, false).where(index).select(sql.lit(1).as('one')).explain('json'),
+  async function searchPlan(orgId: string, query: UserListQuery & { search: string }) {
+    const { search, exactTotal: _, ...filtered } = query;
+    const [chosen, everyone, users] = await Promise.all([
+      gramStats.choose(search),
+      countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
       countUsers(orgId, filtered),
     ]);
-    const json = plan?.['QUERY PLAN'];
-    const estimate = Number((typeof json === 'string' ? JSON.parse(json) : json)?.[0]?.Plan?.['Plan Rows']);
-    return estimate >= users.count * DENSE_SHARE;
+    return { grams: chosen.grams, candidates: Math.min(everyone.count * chosen.share, users.count) };
   }
 
   /**
    * How many users match: without a search, from the kept counts (and the Last sign-in boundary's
-   * day in its index); else a count of every match, a search's through its index unless it is `dense`.
+   * day in its index); else a count of every match, through the index for `grams` of the search.
    */
-  async function countUsers(orgId: string, query: UserListQuery, dense = false): Promise<Total> {
+  async function countUsers(orgId: string, query: UserListQuery, grams: readonly string[] = []): Promise<Total> {
     if (!query.search && !query.lastSignIn) {
       const row = await keptCount(orgId, query).executeTakeFirstOrThrow();
       return { count: Number(row.n), relation: 'eq' };
@@ -114,38 +113,38 @@ export function createUsersRepository(db: Db) {
       ]);
       return { count: counts.reduce((sum, row) => sum + Number(row.n), 0), relation: 'eq' };
     }
-    const counted = matching(orgId, query, !dense).select(sql<string>`count(*)`.as('n'));
+    const counted = matching(orgId, query, grams).select(sql<string>`count(*)`.as('n'));
     return { count: Number((await counted.executeTakeFirstOrThrow()).n), relation: 'eq' };
   }
 
   /**
-   * A search's first SEARCH_WINDOW + 1 matches, counted: a dense one's in join order by a walk of the
-   * key (which no search is bunched in), another's through its index. When they are all of them,
-   * sorted here, they give the page at `offset` wherever they lie in the order. One statement;
-   * `users` is empty past the end and when there are more.
+   * A search's first `most` + 1 matches, found as the planner chooses (through the index for `grams`,
+   * or a walk), and counted. When they are all of them, sorted here, they give the page at `offset`
+   * wherever it lies in the order. One statement; `users` is empty past the end and when there are more.
    */
-  async function searchWithinWindow(
+  async function searchGathered(
     orgId: string,
     query: UserListQuery,
     offset: number,
     limit: number,
-    dense: boolean,
+    grams: readonly string[],
+    most: number,
   ) {
     const { columns, descending } = orderOf(query);
     const direction = descending ? 'desc' : 'asc';
     const statement = db
       .with(
         (cte) => cte('matches').materialized(),
-        () => {
-          const matches = matching(orgId, query, !dense).select(['id', 'sort_name']);
-          return (dense ? matches.orderBy('id') : matches).limit(SEARCH_WINDOW + 1);
-        },
+        () =>
+          matching(orgId, query, grams)
+            .select(['id', 'sort_name'])
+            .limit(most + 1),
       )
       .with('counted', (qb) => qb.selectFrom('matches').select(sql<number>`count(*)::int`.as('total')))
       .selectFrom('counted')
       .leftJoinLateral(
         (eb) => {
-          let ids = eb.selectFrom('matches').select('id').where(sql.ref('counted.total'), '<=', SEARCH_WINDOW);
+          let ids = eb.selectFrom('matches').select('id').where(sql.ref('counted.total'), '<=', most);
           for (const column of columns) ids = ids.orderBy(column, direction);
           return eb
             .selectFrom(ids.offset(offset).limit(limit).as('page'))
@@ -182,6 +181,21 @@ export function createUsersRepository(db: Db) {
     return reversed ? users.reverse() : users;
   }
 
+  /**
+   * A search's page and its total up to SEARCH_WINDOW: gathered when it has at most GATHER_MOST
+   * candidates (and matches), else counted to SEARCH_WINDOW + 1 and the page walked in the order.
+   */
+  async function searchPage(orgId: string, query: UserListQuery & { search: string }, offset: number) {
+    const { grams, candidates } = await searchPlan(orgId, query);
+    const most = candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
+    const found = await searchGathered(orgId, query, offset, query.pageSize, grams, most);
+    const total: Total =
+      found.total <= SEARCH_WINDOW ? { count: found.total, relation: 'eq' } : { count: SEARCH_WINDOW, relation: 'gte' };
+    if (total.relation === 'gte' && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
+    if (found.total <= most) return { users: found.users, total };
+    return { users: await walkPage(orgId, query, offset, query.pageSize, false), total };
+  }
+
   return {
     countUsers,
 
@@ -202,15 +216,9 @@ export function createUsersRepository(db: Db) {
      */
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
-      const dense = query.search !== undefined && (await denseSearch(orgId, query));
-      if (query.search && !query.exactTotal) {
-        const found = await searchWithinWindow(orgId, query, offset, query.pageSize, dense);
-        if (found.total <= SEARCH_WINDOW) return { users: found.users, total: { count: found.total, relation: 'eq' } };
-        if (offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
-        const users = await walkPage(orgId, query, offset, query.pageSize, false);
-        return { users, total: { count: SEARCH_WINDOW, relation: 'gte' } };
-      }
-      const total = await countUsers(orgId, query, dense);
+      if (query.search && !query.exactTotal) return searchPage(orgId, { ...query, search: query.search }, offset);
+      const grams = query.search ? (await gramStats.choose(query.search)).grams : [];
+      const total = await countUsers(orgId, query, grams);
       if (pagedWithinWindow(query, total) && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
       if (offset >= total.count) return { users: [], total };
       // A page nearer the end is read from the end: fewer index entries to pass.

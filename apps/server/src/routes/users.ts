@@ -29,6 +29,9 @@ import {
 } from '../repositories/users-repository.ts';
 import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 
+/** The search window as the API's texts write it. */
+const WINDOW = SEARCH_WINDOW.toLocaleString('en');
+
 /** `GET …/users` (the JSON:API users list, SPEC.md §7) and `GET …/users/{id}`: two routes, each short. */
 export async function usersRoutes(app: FastifyInstance, options: { sessions: SessionStore; users: UsersRepository }) {
   const { sessions, users } = options;
@@ -40,9 +43,9 @@ export async function usersRoutes(app: FastifyInstance, options: { sessions: Ses
         summary: "List an organisation's users",
         description:
           'A page of the users of the organisation and how many match. Without a search the total is exact. A search counts ' +
-          'its matches exactly up to 10,000 (meta.total_count_relation "eq"); beyond, total_count is 10,000 and the relation ' +
-          '"gte", unless page[total]=exact asks for every match to be counted. A search with more than 10,000 matches pages ' +
-          'through its first 10,000: a page that starts deeper answers 400. Only a System Admin of the organisation may list them.',
+          `its matches exactly up to ${WINDOW} (meta.total_count_relation "eq"); beyond, total_count is ${WINDOW} and the relation ` +
+          `"gte", unless page[total]=exact asks for every match to be counted. A search with more than ${WINDOW} matches pages ` +
+          `through its first ${WINDOW}: a page that starts deeper answers 400. Only a System Admin of the organisation may list them.`,
         tags: ['users'],
         params: userListPathSchema,
         querystring: userListQuerySchema,
@@ -119,7 +122,7 @@ export function toResource(user: ListedUser): UserResource {
 }
 
 function beyondWindow() {
-  const window = SEARCH_WINDOW.toLocaleString('en');
+  const window = WINDOW;
   return ApiProblem.of(400, {
     code: PAGE_BEYOND_SEARCH_WINDOW,
     title: 'Page beyond the search window',

@@ -5,6 +5,8 @@ import * as signInDayCounts from './0003-sign-in-day-counts.ts';
 import * as userActions from './0004-user-actions.ts';
 import * as invitations from './0005-invitations.ts';
 import * as jobs from './0006-jobs.ts';
+import * as coveringFilterIndexes from './0007-covering-filter-indexes.ts';
+import * as generatedCountTriggers from './0008-generated-count-triggers.ts';
 
 /**
  * The versioned migrations, in order: the baseline holds the schema as it is; each later change is
@@ -17,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0004-user-actions': userActions,
   '0005-invitations': invitations,
   '0006-jobs': jobs,
+  '0007-covering-filter-indexes': coveringFilterIndexes,
+  '0008-generated-count-triggers': generatedCountTriggers,
 };

@@ -27,9 +27,9 @@ describe('the users list call (SPEC.md §7)', () => {
     const capped = await getUsers(
       ORG,
       { pageSize: 25, pageNumber: 1, search: 'example' },
-      { client: clientAnswering(usersDocument(url, 10_000, 'gte')) },
+      { client: clientAnswering(usersDocument(url, 1_000, 'gte')) },
     );
-    expect(capped).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+    expect(capped).toMatchObject({ total: 1_000, totalIsLowerBound: true });
   });
 
   it('counts a query exactly with page[total]=exact, on a page of one, whatever its page and order', async () => {
@@ -51,7 +51,7 @@ describe('the users list call (SPEC.md §7)', () => {
     const client = clientAnswering({
       data: [],
       links: { self: '/', first: '/' },
-      meta: { total_count: 10_000, total_count_relation: 'gte' },
+      meta: { total_count: 1_000, total_count_relation: 'gte' },
     });
     await expect(getUsersTotal(ORG, { search: 'example' }, { client })).rejects.toThrow(/count/);
   });

@@ -5,12 +5,12 @@ import { isPageBeyondWindow, lastPageInWindow } from './search-window.ts';
 const refusal = (status: number, code: string) =>
   new HttpError(status, '/users', { errors: [{ status: String(status), code, title: 'x' }] });
 
-describe('the search window (10,000 users)', () => {
-  it('ends at page 400 at 25 rows a page, and on the page holding the 10,000th user otherwise', () => {
-    expect(lastPageInWindow(25)).toBe(400);
-    expect(lastPageInWindow(50)).toBe(200);
-    expect(lastPageInWindow(100)).toBe(100);
-    expect(lastPageInWindow(30)).toBe(334);
+describe('the search window (1,000 users)', () => {
+  it('ends at page 40 at 25 rows a page, and on the page holding the 1,000th user otherwise', () => {
+    expect(lastPageInWindow(25)).toBe(40);
+    expect(lastPageInWindow(50)).toBe(20);
+    expect(lastPageInWindow(100)).toBe(10);
+    expect(lastPageInWindow(30)).toBe(34);
   });
 
   it('tells a page beyond the window from other refusals', () => {

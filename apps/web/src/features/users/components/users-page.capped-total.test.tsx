@@ -7,7 +7,7 @@ import { UsersPage } from './users-page.tsx';
 
 vi.mock('../../../lib/auth/silent-sign-in.ts', () => ({ silentSignIn: vi.fn(async () => true) }));
 
-// A search with more matches than the server counts: 10,000 "at least", paged through its first 10,000.
+// A search with more matches than the server counts: 1,000 "at least", paged through its first 1,000.
 const ORG = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const EXACT = 512_345;
 const requests: URL[] = [];
@@ -21,12 +21,12 @@ const jsonResponse = (status: number, body: unknown) =>
 function answer(url: URL): Response | Promise<Response> {
   if (url.searchParams.get('page[total]') === 'exact') return countAnswer;
   const size = Number(url.searchParams.get('page[size]') ?? 25);
-  if (Number(url.searchParams.get('page[number]') ?? 1) > Math.ceil(10_000 / size)) {
+  if (Number(url.searchParams.get('page[number]') ?? 1) > Math.ceil(1_000 / size)) {
     return jsonResponse(400, {
       errors: [{ status: '400', code: 'page_beyond_search_window', title: 'Page beyond the search window' }],
     });
   }
-  return jsonResponse(200, usersDocument(url, 10_000, 'gte'));
+  return jsonResponse(200, usersDocument(url, 1_000, 'gte'));
 }
 
 beforeEach(() => {
@@ -54,28 +54,28 @@ const renderPage = (url = '/?search=example') =>
   );
 
 describe('a search with more matches than the server counts', () => {
-  it('says "more than 10,000" and offers the pages of the window only', async () => {
+  it('says "more than 1,000" and offers the pages of the window only', async () => {
     renderPage();
-    expect(await screen.findByText('1–25 of more than 10,000')).toBeInTheDocument();
-    expect(screen.getByText('Showing 1–25 of more than 10,000 users')).toBeInTheDocument();
+    expect(await screen.findByText('1–25 of more than 1,000')).toBeInTheDocument();
+    expect(screen.getByText('Showing 1–25 of more than 1,000 users')).toBeInTheDocument();
     const pages = screen.getByRole('navigation', { name: 'Pages' });
     const numbers = within(pages)
       .getAllByRole('button', { name: /^(Go to page|Page) \d+$/ })
       .map((button) => button.textContent);
-    expect(numbers.at(-1)).toBe('400');
-    expect(within(pages).queryByRole('button', { name: 'Go to page 401' })).toBeNull();
+    expect(numbers.at(-1)).toBe('40');
+    expect(within(pages).queryByRole('button', { name: 'Go to page 41' })).toBeNull();
   });
 
   it('ends the window at its last page for a larger page size too', async () => {
-    renderPage('/?search=example&pageSize=100&page=100');
-    expect(await screen.findByText('9,901–10,000 of more than 10,000')).toBeInTheDocument();
+    renderPage('/?search=example&pageSize=100&page=10');
+    expect(await screen.findByText('901–1,000 of more than 1,000')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go to next page' })).toBeDisabled();
   });
 
   it('takes a link to a page beyond the window to the window’s last page, in place', async () => {
-    renderPage('/?page=401&search=example');
-    expect(await screen.findByText('9,976–10,000 of more than 10,000')).toBeInTheDocument();
-    expect(locationRef.current?.search).toBe('?page=400&search=example');
+    renderPage('/?page=41&search=example');
+    expect(await screen.findByText('976–1,000 of more than 1,000')).toBeInTheDocument();
+    expect(locationRef.current?.search).toBe('?page=40&search=example');
     expect(screen.queryByText('There was an error loading the users. Please try again.')).toBeNull();
   });
 
@@ -113,7 +113,7 @@ describe('a search with more matches than the server counts', () => {
     expect(await screen.findByText('All 512,345 users selected')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Counting matching users…' })).toBeNull();
     // The footer still pages through the window of the search.
-    expect(screen.getByText('26–50 of more than 10,000')).toBeInTheDocument();
+    expect(screen.getByText('26–50 of more than 1,000')).toBeInTheDocument();
 
     // Unticking one counts from the exact number, never from the cap.
     await user.click(screen.getByRole('checkbox', { name: 'Select User 027' }));

@@ -76,8 +76,8 @@ describe('selection model (SPEC.md §4)', () => {
     });
   });
 
-  describe('with a capped total (a search past the server’s window: at least 10,000)', () => {
-    const CAPPED = { count: 10_000, exact: false };
+  describe('with a capped total (a search past the server’s window: at least 1,000)', () => {
+    const CAPPED = { count: 1_000, exact: false };
     const EXACT = { count: 512_345, exact: true };
 
     it('counts and offers "select all" for a page’s selection as with an exact total', () => {
