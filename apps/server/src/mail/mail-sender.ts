@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/database.ts';
@@ -42,34 +43,27 @@ const claim = (db: Db, orgId: string, batchSize: number, leaseSeconds: number) =
     .returning(['org_id', 'id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
     .execute();
 
-/** Runs `work` every `pollMs` and when woken: one round after the one in flight (woken meanwhile, one more). */
+/** Runs `work` every `pollMs` and when woken: a wake during a round asks for one more right after it. */
 function rounds(work: () => Promise<unknown>, pollMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  let round = Promise.resolve();
-  let queued = false;
   let stopped = true;
-  const run = () => {
-    clearTimeout(timer);
-    if (queued || stopped) return;
-    queued = true;
-    round = round.then(async () => {
-      queued = false;
-      await work();
-      clearTimeout(timer);
-      if (!stopped) timer = setTimeout(run, pollMs);
-    });
-  };
+  let idle = new AbortController();
+  let loop = Promise.resolve();
   return {
     /** Mail was just written: send it now rather than at the next poll. */
-    wake: run,
-    start: () => {
+    wake: () => idle.abort(),
+    start() {
       stopped = false;
-      run();
+      loop = (async () => {
+        while (!stopped) {
+          await work();
+          await sleep(pollMs, undefined, { signal: idle.signal }).catch(() => (idle = new AbortController()));
+        }
+      })();
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await round;
+      idle.abort();
+      await loop;
     },
   };
 }

@@ -76,8 +76,11 @@ function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRep
 /** `GET` and `DELETE …/jobs/{id}` and `GET …/jobs/{id}/results`: an organisation's jobs, for its System Admins. */
 export async function jobsRoutes(app: FastifyInstance, options: { sessions: SessionStore; jobs: JobsRepository }) {
   const { jobs } = options;
+  app.addHook('onRequest', requireSession(options.sessions));
+  app.addHook('preHandler', async (request: FastifyRequest<{ Params: { org_id: string } }>) => {
+    assertAdminOf(request, request.params.org_id);
+  });
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const onRequest = requireSession(options.sessions);
   const errors = { ...adminErrors, 404: errorDocumentSchema };
   const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...errors } };
   const status = 'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.';
@@ -85,34 +88,19 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
   const results = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
   const csv = { 200: z.string().describe('text/csv; charset=utf-8'), ...errors };
 
-  typed.get(
-    JOB_PATH,
-    { schema: { ...schema, summary: 'Follow a job', description: status }, onRequest },
-    async (request, reply) => {
-      assertAdminOf(request, request.params.org_id);
-      return sendJob(reply, await jobs.find(request.params.org_id, request.params.id));
-    },
+  typed.get(JOB_PATH, { schema: { ...schema, summary: 'Follow a job', description: status } }, async (request, reply) =>
+    sendJob(reply, await jobs.find(request.params.org_id, request.params.id)),
   );
 
-  typed.delete(
-    JOB_PATH,
-    { schema: { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` }, onRequest },
-    async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      assertAdminOf(request, orgId);
-      const job = await jobs.cancel(orgId, id);
-      if (job?.status === 'cancelled') request.log.info({ job: id, processed: job.processed }, 'job cancelled');
-      return sendJob(reply, job);
-    },
-  );
+  const cancel = { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` };
+  typed.delete(JOB_PATH, { schema: cancel }, async (request, reply) => {
+    const job = await jobs.cancel(request.params.org_id, request.params.id);
+    if (job?.status === 'cancelled') request.log.info({ job: job.id, processed: job.processed }, 'job cancelled');
+    return sendJob(reply, job);
+  });
 
-  typed.get(
-    `${JOB_PATH}/results`,
-    { schema: { ...schema, summary: "A job's results as CSV", description: results, response: csv }, onRequest },
-    async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      assertAdminOf(request, orgId);
-      return sendResults(request, reply, jobs, await jobs.find(orgId, id));
-    },
+  const listResults = { ...schema, summary: "A job's results as CSV", description: results, response: csv };
+  typed.get(`${JOB_PATH}/results`, { schema: listResults }, async (request, reply) =>
+    sendResults(request, reply, jobs, await jobs.find(request.params.org_id, request.params.id)),
   );
 }
