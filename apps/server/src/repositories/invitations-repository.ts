@@ -1,19 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  DEFAULT_LOCALE,
-  INVITATION_INTERVAL_SECONDS,
-  SUPPORTED_LOCALES,
-  type SupportedLocale,
-} from '@users-admin/contract';
-import type { UserActionResult } from '@users-admin/contract/user-actions';
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '@users-admin/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isUuid, uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
-import { reasonInWords } from './user-action-rules.ts';
-import { type ActionInput, applyActionInTransaction, lockUsers } from './user-actions-repository.ts';
+import { type ActionInput, applyActionInTransaction } from './user-actions-repository.ts';
 
 type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
@@ -36,21 +28,6 @@ export const languageOr = (locale: string | null, fallback: string): SupportedLo
   SUPPORTED_LOCALES.find((tag) => tag === locale) ??
   SUPPORTED_LOCALES.find((tag) => tag === fallback) ??
   DEFAULT_LOCALE;
-
-/** The users among `ids` invited within the interval, and the seconds until each may be again. */
-async function recentlyInvited(tx: Db, orgId: string, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
-  const rows = await tx
-    .selectFrom('invitations')
-    .select(['user_id', sql<number>`ceil(extract(epoch from max(created_at) + ${interval} - now()))::int`.as('wait')])
-    .where('org_id', '=', orgId)
-    .where('user_id', 'in', ids)
-    .where('created_at', '>', sql<Date>`now() - ${interval}`)
-    .groupBy('user_id')
-    .execute();
-  return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
-}
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
 async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
@@ -85,50 +62,16 @@ async function writeInvitations(tx: Db, settings: InvitationSettings, input: Act
   const made = invitees.map(({ id: user_id, name, email, locale }) => {
     const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
-    const language = languageOr(locale, org.locale);
-    const mail = renderInvitationMail({ ...about, language, name: name || email, link });
-    const row = { org_id: orgId, id: uuidv7(), user_id, token_hash: tokenHash(token), invited_by: actorId };
-    return {
-      row: { ...row, expires_at: expiresAt },
-      mail: { org_id: orgId, id: uuidv7(), recipient: email, ...mail },
-      link,
-    };
+    const invitee = { link, name: name || email, language: languageOr(locale, org.locale) };
+    return { id: uuidv7(), user_id, token, link, email, mail: renderInvitationMail({ ...about, ...invitee }) };
   });
-  await tx
-    .insertInto('invitations')
-    .values(made.map(({ row }) => row))
-    .execute();
-  await tx
-    .insertInto('mail_outbox')
-    .values(made.map(({ mail }) => mail))
-    .execute();
+  const invited = { org_id: orgId, invited_by: actorId, expires_at: expiresAt };
+  const rows = made.map(({ id, user_id, token }) => ({ ...invited, id, user_id, token_hash: tokenHash(token) }));
+  await tx.insertInto('invitations').values(rows).execute();
+  const mails = made.map(({ email, mail }) => ({ org_id: orgId, id: uuidv7(), recipient: email, ...mail }));
+  await tx.insertInto('mail_outbox').values(mails).execute();
   const times = { expires_at: expiresAt.toISOString(), created_at: createdAt.toISOString() };
-  return made.map(({ row, mail, link }) => ({
-    id: row.id,
-    user_id: row.user_id,
-    email: mail.recipient,
-    link,
-    ...times,
-  }));
-}
-
-/**
- * `invite` for the users not invited within the interval, then a new invitation each (replacing the one
- * before) and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
- */
-async function inviteInTransaction(tx: Db, settings: InvitationSettings, input: ActionInput) {
-  const ids = [...new Set(input.ids)];
-  // Locked first, so that an invitation another call committed meanwhile is seen below.
-  await lockUsers(tx, input.orgId, ids.filter(isUuid));
-  const waits = await recentlyInvited(tx, input.orgId, ids.filter(isUuid));
-  const outcome = await applyActionInTransaction(tx, { ...input, ids: ids.filter((id) => !waits.has(id)) });
-  const detail = reasonInWords('recently_invited', 'invite');
-  const byId = new Map(outcome.results.map((result) => [result.id, result]));
-  const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
-  const results = ids.map((id) => byId.get(id) ?? skipped(id));
-  const changed = outcome.changed.map((user) => user.id);
-  const invitations = await writeInvitations(tx, settings, input, changed);
-  return { results, invitations, waits };
+  return made.map(({ id, user_id, email, link }) => ({ id, user_id, email, link, ...times }));
 }
 
 /**
@@ -142,8 +85,9 @@ export function createInvitations(
 ) {
   return {
     async act(tx: Db, input: ActionInput) {
-      if (input.action === 'invite') return inviteInTransaction(tx, config, input);
-      return { ...(await applyActionInTransaction(tx, input)), invitations: [], waits: new Map<string, number>() };
+      const outcome = await applyActionInTransaction(tx, input);
+      const invited = input.action === 'invite' ? outcome.changed.map((user) => user.id) : [];
+      return { ...outcome, invitations: await writeInvitations(tx, config, input, invited) };
     },
     committed(invitations: SentInvitation[], requestLog = log) {
       if (config.smtpUrl && invitations.length > 0) mail?.wake();

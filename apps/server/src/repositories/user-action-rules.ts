@@ -34,6 +34,7 @@ export function refusal(
   target: ActionTarget,
   asked: ActionAsked,
   activeSystemAdmins: number,
+  recently_invited = false,
 ): SkipReason | undefined {
   const self = target.id === actorId;
   const third_party = target.is_external;
@@ -43,7 +44,7 @@ export function refusal(
     disable: { self, third_party, unchanged: target.status === 'disabled', last_system_admin },
     enable: { third_party, not_disabled: target.status !== 'disabled' },
     remove: { self, third_party, last_system_admin },
-    invite: { third_party, not_invitable: !INVITABLE.includes(target.status) },
+    invite: { recently_invited, third_party, not_invitable: !INVITABLE.includes(target.status) },
   };
   return (Object.entries(rules[asked.action]) as [SkipReason, boolean][]).find(([, holds]) => holds)?.[0];
 }

@@ -1,3 +1,4 @@
+import { INVITATION_INTERVAL_SECONDS } from '@users-admin/contract';
 import type { UserActionResult } from '@users-admin/contract/user-actions';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -19,6 +20,7 @@ export interface ActionInput extends ActionAsked {
 }
 
 type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
+type Locked = { byId: Map<string, LockedUser>; admins: number; waits: Map<string, number> };
 
 /** The user changed since the version the change was asked against: answered 412 wherever it is thrown. */
 export class StaleVersion extends ApiProblem {
@@ -37,7 +39,7 @@ function changeOf(asked: ActionAsked): { status?: 'active' | 'disabled' | 'pendi
 }
 
 /** Locks the users in id order, so that two calls over overlapping users never deadlock. */
-export async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
+async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
@@ -63,14 +65,29 @@ async function lockActiveSystemAdmins(tx: Db, orgId: string): Promise<number> {
   return rows.reduce((sum, row) => sum + Number(row.n), 0);
 }
 
+/** For `invite`: the users among `ids` invited within the interval, and the seconds until each may be again. */
+async function recentlyInvited(tx: Db, input: ActionInput, ids: string[]): Promise<Map<string, number>> {
+  if (input.action !== 'invite' || ids.length === 0) return new Map();
+  const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
+  const rows = await tx
+    .selectFrom('invitations')
+    .select(['user_id', sql<number>`ceil(extract(epoch from max(created_at) + ${interval} - now()))::int`.as('wait')])
+    .where('org_id', '=', input.orgId)
+    .where('user_id', 'in', ids)
+    .where('created_at', '>', sql<Date>`now() - ${interval}`)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
+}
+
 /** The rules over each user in turn, the count of active System Admins falling with each one taken. */
-function decide(input: ActionInput, ids: readonly string[], byId: Map<string, LockedUser>, admins: number) {
+function decide(input: ActionInput, ids: readonly string[], { byId, admins, waits }: Locked) {
   let activeAdmins = admins;
   const results: UserActionResult[] = [];
   const changed: LockedUser[] = [];
   for (const id of ids) {
     const target = byId.get(id);
-    const reason = target ? refusal(input.actor.id, target, input, activeAdmins) : 'not_found';
+    const reason = target ? refusal(input.actor.id, target, input, activeAdmins, waits.has(id)) : 'not_found';
     if (reason || !target) {
       results.push({ id, result: 'skipped', reason, detail: reasonInWords(reason ?? 'not_found', input.action) });
       continue;
@@ -146,7 +163,9 @@ export async function applyActionInTransaction(tx: Db, input: ActionInput) {
   if (expected && users.some((user) => !expected.includes(String(user.version)))) throw new StaleVersion();
   const losing = users.some((user) => losesActiveSystemAdmin(user, input));
   const admins = losing ? await lockActiveSystemAdmins(tx, input.orgId) : Number.POSITIVE_INFINITY;
-  const outcome = decide(input, ids, byId, admins);
+  // Read under the users' locks: an invitation another call committed meanwhile is seen.
+  const waits = await recentlyInvited(tx, input, [...byId.keys()]);
+  const outcome = { ...decide(input, ids, { byId, admins, waits }), waits };
   const changedIds = outcome.changed.map((user) => user.id);
   if (changedIds.length === 0) return outcome;
   await writeChange(tx, input, changedIds);

@@ -36,8 +36,9 @@ const ifMatch = z
   .max(1000)
   .optional()
   .describe('The ETag of GET …/users/{id}: the version the change is asked against');
-const ifMatchHeaders = z.looseObject({ 'if-match': ifMatch });
 const error = errorDocumentSchema;
+const onUser = { tags: ['users'], params: userPathSchema };
+const versioned = { ...onUser, headers: z.looseObject({ 'if-match': ifMatch }) };
 const singleUserErrors = { 400: error, ...adminErrors, 404: error, 409: error, 412: error, 428: error };
 
 /** The versions an `If-Match` names (`*`: any); 428 without one, so that no change is made blind. */
@@ -79,9 +80,7 @@ const SCHEMAS = {
     description:
       'Makes the user a System Admin or a User and/or disables or enables them, with If-Match: the ETag of GET ' +
       "…/users/{id}. Answers the user and its new ETag. Disabling ends the user's sessions here.",
-    tags: ['users'],
-    params: userPathSchema,
-    headers: ifMatchHeaders,
+    ...versioned,
     body: userPatchDocumentSchema,
     response: { 200: userDocumentSchema, ...singleUserErrors },
   },
@@ -90,9 +89,7 @@ const SCHEMAS = {
     description:
       'The user leaves the organisation (their account stays, as it may belong to others) and their sessions here end; ' +
       'with If-Match.',
-    tags: ['users'],
-    params: userPathSchema,
-    headers: ifMatchHeaders,
+    ...versioned,
     response: { 204: z.null(), ...singleUserErrors },
   },
   invite: {
@@ -100,8 +97,7 @@ const SCHEMAS = {
     description:
       'The user becomes pending and gets an e-mail with a new link; the link before stops working. At most one a ' +
       'minute (429 recently_invited).',
-    tags: ['users'],
-    params: userPathSchema,
+    ...onUser,
     response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
   },
   bulk: {
