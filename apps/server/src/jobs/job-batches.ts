@@ -1,4 +1,4 @@
-import type { SkipReason } from '@users-admin/contract/user-actions';
+import type { SkipReason, UserActionResult } from '@users-admin/contract/user-actions';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
@@ -102,22 +102,11 @@ export async function runBatch(db: Db, key: JobKey, owner: string, options: Batc
     const skipped: Partial<Record<SkipReason, number>> = { ...job.skipped };
     for (const { reason } of results) if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
     const byId = new Map(users.map((user) => [user.id, user]));
-    if (results.length > 0) {
-      await tx
-        .insertInto('job_results')
-        .values(
-          results.map(({ id, result, reason }) => ({
-            org_id: job.org_id,
-            job_id: job.id,
-            user_id: id,
-            name: byId.get(id)?.name ?? '',
-            email: byId.get(id)?.email ?? '',
-            result,
-            reason: reason ?? null,
-          })),
-        )
-        .execute();
-    }
+    const row = ({ id, result, reason }: UserActionResult) => {
+      const { name = '', email = '' } = byId.get(id) ?? {};
+      return { org_id: job.org_id, job_id: job.id, user_id: id, name, email, result, reason: reason ?? null };
+    };
+    if (results.length > 0) await tx.insertInto('job_results').values(results.map(row)).execute();
     const finished = users.length < options.batchSize;
     const done = results.filter((result) => result.result === 'done').length;
     await tx
