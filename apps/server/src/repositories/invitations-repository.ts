@@ -3,9 +3,9 @@ import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '@users-
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { isUuid, uuidv7 } from '../lib/ids.ts';
+import { uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
-import { type ActionInput, applyActionInTransaction } from './user-actions-repository.ts';
+import { type ActionInput, actorOf, applyActionInTransaction } from './user-actions-repository.ts';
 
 type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
@@ -33,20 +33,11 @@ export const languageOr = (locale: string | null, fallback: string): SupportedLo
 async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
   if (userIds.length === 0) return [];
   const { orgId } = input;
-  const actorId = isUuid(input.actor.id) ? input.actor.id : null;
   // What the e-mails say: the organisation, who invites, and each invitee's name and language.
+  const inviter = await actorOf(tx, input);
   const org = await tx
     .selectFrom('organizations')
-    .select((eb) => [
-      'name',
-      'locale',
-      eb
-        .selectFrom('users')
-        .select('users.name')
-        .where('users.org_id', '=', orgId)
-        .where('users.id', '=', actorId)
-        .as('inviter'),
-    ])
+    .select(['name', 'locale'])
     .where('id', '=', orgId)
     .executeTakeFirstOrThrow();
   const invitees = await tx
@@ -58,14 +49,14 @@ async function writeInvitations(tx: Db, settings: InvitationSettings, input: Act
     .execute();
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.invitationTtlSeconds * 1000);
-  const about = { inviter: org.inviter ?? org.name, org: org.name, expiresAt };
+  const about = { inviter: inviter.name ?? org.name, org: org.name, expiresAt };
   const made = invitees.map(({ id: user_id, name, email, locale }) => {
     const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
     const invitee = { link, name: name || email, language: languageOr(locale, org.locale) };
     return { id: uuidv7(), user_id, token, link, email, mail: renderInvitationMail({ ...about, ...invitee }) };
   });
-  const invited = { org_id: orgId, invited_by: actorId, expires_at: expiresAt };
+  const invited = { org_id: orgId, invited_by: inviter.id, expires_at: expiresAt };
   const rows = made.map(({ id, user_id, token }) => ({ ...invited, id, user_id, token_hash: tokenHash(token) }));
   await tx.insertInto('invitations').values(rows).execute();
   const mails = made.map(({ email, mail }) => ({ org_id: orgId, id: uuidv7(), recipient: email, ...mail }));

@@ -115,40 +115,30 @@ async function writeChange(tx: Db, input: ActionInput, ids: string[]) {
     .execute();
 }
 
+/** The acting administrator, named as the organisation names them (the name is kept should they leave it). */
+export async function actorOf(tx: Db, { orgId, actor: { id } }: Pick<ActionInput, 'orgId' | 'actor'>) {
+  if (!isUuid(id)) return { id: null, name: null };
+  const user = await tx
+    .selectFrom('users')
+    .select('name')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return { id, name: user?.name ?? null };
+}
+
 /** One audit event per changed user: the changed attributes before and after. */
 async function writeAudit(tx: Db, input: ActionInput, changed: LockedUser[]) {
   const after = changeOf(input);
-  // Named as the organisation names them; the name is kept should they leave it.
-  const actor = isUuid(input.actor.id)
-    ? await tx
-        .selectFrom('users')
-        .select('name')
-        .where('org_id', '=', input.orgId)
-        .where('id', '=', input.actor.id)
-        .executeTakeFirst()
-    : undefined;
-  await tx
-    .insertInto('audit_events')
-    .values(
-      changed.map((user) => ({
-        org_id: input.orgId,
-        id: uuidv7(),
-        action: input.action,
-        actor_id: isUuid(input.actor.id) ? input.actor.id : null,
-        actor_name: actor?.name ?? null,
-        user_id: user.id,
-        user_name: user.name,
-        before: JSON.stringify(
-          input.action === 'remove'
-            ? { status: user.status, is_system_admin: user.is_system_admin }
-            : Object.fromEntries(Object.keys(after).map((key) => [key, user[key as keyof LockedUser]])),
-        ),
-        after: JSON.stringify(after),
-        request_id: input.requestId ?? null,
-        job_id: input.jobId ?? null,
-      })),
-    )
-    .execute();
+  const keys = input.action === 'remove' ? ['status', 'is_system_admin'] : Object.keys(after);
+  const actor = await actorOf(tx, input);
+  const event = { org_id: input.orgId, action: input.action, actor_id: actor.id, actor_name: actor.name };
+  const about = { after: JSON.stringify(after), request_id: input.requestId ?? null, job_id: input.jobId ?? null };
+  const events = changed.map((user) => {
+    const before = JSON.stringify(Object.fromEntries(keys.map((key) => [key, user[key as keyof LockedUser]])));
+    return { ...event, ...about, id: uuidv7(), user_id: user.id, user_name: user.name, before };
+  });
+  await tx.insertInto('audit_events').values(events).execute();
 }
 
 /**

@@ -22,14 +22,10 @@ function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const self = jobPath(job.org_id, job.id);
   // The row's other columns (its filter, lease, cursor) are left out by the response's schema.
-  const attributes = {
-    ...job,
-    created_at: job.created_at.toISOString(),
-    finished_at: job.finished_at?.toISOString() ?? null,
-  };
-  const document: JobDocument = {
-    data: { type: 'jobs', id: job.id, attributes, links: { self, results: `${self}/results` } },
-  };
+  const { created_at, finished_at } = job;
+  const attributes = { ...job, created_at: created_at.toISOString(), finished_at: finished_at?.toISOString() ?? null };
+  const links = { self, results: `${self}/results` };
+  const document: JobDocument = { data: { type: 'jobs', id: job.id, attributes, links } };
   return reply.code(status).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
 }
 
