@@ -67,10 +67,8 @@ export async function auditEventsRoutes(app: FastifyInstance, { db, sessions }: 
       const pageNumber = request.query['page[number]'] ?? 1;
       // The same query, on another page (the first page names none).
       const link = (page: number) => {
-        const params = new URLSearchParams();
-        for (const [key, value] of Object.entries(request.query)) {
-          if (value !== undefined && key !== 'page[number]') params.set(key, String(value));
-        }
+        const params = new URLSearchParams(request.url.split('?')[1]);
+        params.delete('page[number]');
         if (page > 1) params.set('page[number]', String(page));
         return params.size > 0 ? `${auditEventsPath(orgId)}?${params}` : auditEventsPath(orgId);
       };

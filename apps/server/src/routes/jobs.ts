@@ -50,10 +50,8 @@ export async function queueJob(
 function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow | undefined) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const rows = async function* () {
-    for await (const batch of jobs.results(job.org_id, job.id)) {
-      for (const { user_id, name, email, result, reason } of batch) {
-        yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
-      }
+    for await (const { user_id, name, email, result, reason } of jobs.results(job.org_id, job.id)) {
+      yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
     }
   };
   const csv = stringify({ bom: true, header: true, columns: RESULT_COLUMNS, cast: { string: neutraliseFormula } });
