@@ -102,10 +102,8 @@ export function invitationInteraction(app: FastifyInstance, { db, provider }: { 
     const token = openedToken(request) ?? '';
     const found = await findInvitation(db, token);
     if (found.state !== 'valid') return sendProblemPage(reply, found);
-    const body = passwordBody.safeParse(request.body);
-    const password = body.data?.password ?? '';
-    const tooShort = password.length < PASSWORD_MIN_LENGTH;
-    const error = tooShort ? 'tooShort' : password !== body.data?.confirm ? 'mismatch' : undefined;
+    const { password = '', confirm } = passwordBody.safeParse(request.body).data ?? {};
+    const error = password.length < PASSWORD_MIN_LENGTH ? 'tooShort' : password !== confirm ? 'mismatch' : undefined;
     if (error) {
       const action = `/interaction/${details.uid}/invitation`;
       return sendHtml(reply, renderChoosePasswordPage({ ...found, action, error }), 400);
