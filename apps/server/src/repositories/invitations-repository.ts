@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '@users-admin/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { chooseIdpLanguage } from '../auth/idp-messages.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { type ActionInput, actorOf, applyActionInTransaction } from './user-actions-repository.ts';
 
+const NOT_SENT = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
 type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
@@ -24,10 +25,9 @@ export function tokenOrg(token: string): string | undefined {
 
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export const languageOr = (locale: string | null, fallback: string): SupportedLocale =>
-  SUPPORTED_LOCALES.find((tag) => tag === locale) ??
-  SUPPORTED_LOCALES.find((tag) => tag === fallback) ??
-  DEFAULT_LOCALE;
+/** A person's language: their account's, else the organisation's, as the sign-in pages choose one. */
+export const languageOr = (locale: string | null, fallback: string) =>
+  chooseIdpLanguage({ uiLocales: `${locale ?? ''} ${fallback}` });
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
 async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
@@ -82,10 +82,8 @@ export function createInvitations(
     },
     committed(invitations: SentInvitation[], requestLog = log) {
       if (config.smtpUrl && invitations.length > 0) mail?.wake();
-      const logged = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
-      for (const { user_id: user, email: to, link } of config.smtpUrl ? [] : invitations) {
-        requestLog.info({ user, to, link }, logged);
-      }
+      if (config.smtpUrl) return;
+      for (const { user_id: user, email: to, link } of invitations) requestLog.info({ user, to, link }, NOT_SENT);
     },
   };
 }

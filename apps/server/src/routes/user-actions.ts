@@ -6,10 +6,8 @@ import {
   userPathSchema,
 } from '@users-admin/contract';
 import {
-  type BulkResultDocument,
   bulkActionDocumentSchema,
   bulkResultDocumentSchema,
-  type InvitationDocument,
   invitationDocumentSchema,
   jobDocumentSchema,
   type UserPatchDocument,
@@ -176,9 +174,9 @@ export async function userActionsRoutes(
 
   typed.post(`${USER_PATH}/invitation`, { schema: SCHEMAS.invite }, async (request, reply) => {
     const { invitations } = await act(options, request, single(request, false), [{ action: 'invite' }], reply);
-    const [{ id, user_id, email, expires_at, created_at }] = invitations as [SentInvitation];
-    const attributes = { user_id, email, expires_at, created_at };
-    const document: InvitationDocument = { data: { type: 'invitations', id, attributes } };
+    // The link stays out of the answer: only the invitee's mailbox holds it.
+    const [{ id, link: _link, ...attributes }] = invitations as [SentInvitation];
+    const document = { data: { type: 'invitations' as const, id, attributes } };
     return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
   });
 
@@ -191,7 +189,7 @@ export async function userActionsRoutes(
     }
     const { results, done } = await act(options, request, input, [{ action, isSystemAdmin }]);
     const attributes = { action, done, skipped: results.length - done, results };
-    const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
+    const document = { data: { type: 'bulk-results' as const, attributes } };
     return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
   });
 }
