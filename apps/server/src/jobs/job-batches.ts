@@ -1,5 +1,6 @@
 import type { SkipReason, UserActionResult } from '@users-admin/contract/user-actions';
 import { type ExpressionBuilder, sql } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
 import type { Invitations, SentInvitation } from '../repositories/invitations-repository.ts';
@@ -12,12 +13,8 @@ const MAX_ATTEMPTS = 5;
 export type JobKey = Pick<JobRow, 'org_id' | 'id'>;
 export type BatchStep = 'more' | 'finished' | 'lost';
 
-export interface BatchOptions {
-  batchSize: number;
-  leaseSeconds: number;
-  /** How a batch acts (an `invite` job's writes invitations), and what follows its commit (its mail leaves). */
-  invitations: Pick<Invitations, 'act' | 'committed'>;
-}
+/** How a batch acts (an `invite` job's writes invitations), and what follows its commit (its mail leaves). */
+export type BatchOptions = Config['jobs'] & { invitations: Pick<Invitations, 'act' | 'committed'> };
 
 const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
   eb.and([eb('org_id', '=', job.org_id), eb('id', '=', job.id)]);

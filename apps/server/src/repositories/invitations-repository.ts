@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
-import { type ActionInput, actorOf, applyActionInTransaction } from './user-actions-repository.ts';
+import { type ActionInput, actorOf, applyActionInTransaction, type LockedUser } from './user-actions-repository.ts';
 
 const NOT_SENT = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
 type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
@@ -30,8 +30,8 @@ export const languageOr = (locale: string | null, fallback: string) =>
   chooseIdpLanguage({ uiLocales: `${locale ?? ''} ${fallback}` });
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
-  if (userIds.length === 0) return [];
+async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, invitees: LockedUser[]) {
+  if (invitees.length === 0) return [];
   const { orgId } = input;
   // What the e-mails say: the organisation, who invites, and each invitee's name and language.
   const inviter = await actorOf(tx, input);
@@ -40,13 +40,6 @@ async function writeInvitations(tx: Db, settings: InvitationSettings, input: Act
     .select(['name', 'locale'])
     .where('id', '=', orgId)
     .executeTakeFirstOrThrow();
-  const invitees = await tx
-    .selectFrom('users')
-    .leftJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.name', 'users.email', 'accounts.locale'])
-    .where('users.org_id', '=', orgId)
-    .where('users.id', 'in', userIds)
-    .execute();
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.invitationTtlSeconds * 1000);
   const about = { inviter: inviter.name ?? org.name, org: org.name, expiresAt };
@@ -77,7 +70,7 @@ export function createInvitations(
   return {
     async act(tx: Db, input: ActionInput) {
       const outcome = await applyActionInTransaction(tx, input);
-      const invited = input.action === 'invite' ? outcome.changed.map((user) => user.id) : [];
+      const invited = input.action === 'invite' ? outcome.changed : [];
       return { ...outcome, invitations: await writeInvitations(tx, config, input, invited) };
     },
     committed(invitations: SentInvitation[], requestLog = log) {

@@ -1,13 +1,9 @@
 import type { UserStatus } from '@users-admin/contract';
 import type { SkipReason, UserAction } from '@users-admin/contract/user-actions';
+import type { UserRow } from '../db/schema.ts';
 
 /** What the rules read of a user the action is aimed at. */
-export interface ActionTarget {
-  id: string;
-  status: UserStatus;
-  is_external: boolean;
-  is_system_admin: boolean;
-}
+export type ActionTarget = Pick<UserRow, 'id' | 'status' | 'is_external' | 'is_system_admin'>;
 
 export interface ActionAsked {
   action: UserAction;

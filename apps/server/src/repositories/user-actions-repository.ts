@@ -19,7 +19,7 @@ export interface ActionInput extends ActionAsked {
   expectedVersions?: readonly string[] | undefined;
 }
 
-type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
+export type LockedUser = UserRow & { locale: string | null };
 type Locked = { byId: Map<string, LockedUser>; admins: number; waits: Map<string, number> };
 
 /** The user changed since the version the change was asked against: answered 412 wherever it is thrown. */
@@ -38,16 +38,18 @@ function changeOf(asked: ActionAsked): { status?: 'active' | 'disabled' | 'pendi
   return asked.action === 'remove' ? {} : { status: NEW_STATUS[asked.action] };
 }
 
-/** Locks the users in id order, so that two calls over overlapping users never deadlock. */
+/** Locks the users in id order (two calls over overlapping users never deadlock), with their account's language. */
 async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
-    .select(['id', 'name', 'status', 'is_external', 'is_system_admin', 'version'])
-    .where('org_id', '=', orgId)
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .forUpdate()
+    .leftJoin('accounts', 'accounts.id', 'users.account_id')
+    .selectAll('users')
+    .select('accounts.locale')
+    .where('users.org_id', '=', orgId)
+    .where('users.id', 'in', ids)
+    .orderBy('users.id')
+    .forUpdate(['users'])
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
