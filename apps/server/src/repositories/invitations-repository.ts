@@ -8,7 +8,7 @@ import { renderInvitationMail } from '../mail/invitation-mail.ts';
 import { type ActionInput, actorOf, applyActionInTransaction, type LockedUser } from './user-actions-repository.ts';
 
 const NOT_SENT = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
-type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
+type Settings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
@@ -30,7 +30,7 @@ export const languageOr = (locale: string | null, fallback: string) =>
   chooseIdpLanguage({ uiLocales: `${locale ?? ''} ${fallback}` });
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, invitees: LockedUser[]) {
+async function writeInvitations(tx: Db, settings: Settings, input: ActionInput, invitees: LockedUser[]) {
   if (invitees.length === 0) return [];
   const { orgId } = input;
   // What the e-mails say: the organisation, who invites, and each invitee's name and language.
@@ -62,11 +62,7 @@ async function writeInvitations(tx: Db, settings: InvitationSettings, input: Act
  * An action in the caller's transaction (`invite` writes invitations and their mail), and after its
  * commit the mail leaves (`mail`: the sender to wake); without SMTP_URL, each link is logged instead.
  */
-export function createInvitations(
-  config: InvitationSettings,
-  log: Pick<FastifyBaseLogger, 'info'>,
-  mail?: { wake(): void },
-) {
+export function createInvitations(config: Settings, log: Pick<FastifyBaseLogger, 'info'>, mail?: { wake(): void }) {
   return {
     async act(tx: Db, input: ActionInput) {
       const outcome = await applyActionInTransaction(tx, input);

@@ -15,6 +15,7 @@ import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 import { neutraliseFormula } from './users-export.ts';
 
 const JOB_PATH = '/apis/accounts/api/v3/orgs/:org_id/jobs/:id';
+type JobAsked = Omit<NewJob, 'query' | 'requestId'> & { filter: string };
 const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
 
 /** A job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
@@ -30,12 +31,7 @@ function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
 }
 
 /** `POST …/users/bulk` with `filter`: a job over every matching user, answered 202 with its `Location`. */
-export async function queueJob(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  jobs: JobsRepository,
-  asked: Omit<NewJob, 'query' | 'requestId'> & { filter: string },
-) {
+export async function queueJob(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, asked: JobAsked) {
   const parsed = jobQuery(asked.filter);
   if ('error' in parsed) {
     const problem = { code: 'invalid_filter', title: 'Invalid filter', source: { parameter: 'filter' } };
