@@ -25,10 +25,8 @@ type Invitee = { language: SupportedLocale; orgName: string; email: string };
 /** The embedded identity provider's page where an invitee chooses their password. */
 export function renderChoosePasswordPage(options: Invitee & { action: string; error?: 'tooShort' | 'mismatch' }) {
   const texts = INVITATION_MESSAGES[options.language];
-  const values = { org: options.orgName, address: options.email, min: String(PASSWORD_MIN_LENGTH) };
-  const field = (name: 'password' | 'confirm', autofocus: boolean) =>
-    html`<label for="${name}">${texts[name]}</label>
-<input id="${name}" name="${name}" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required${autofocus ? html` autofocus` : ''}>`;
+  const min = PASSWORD_MIN_LENGTH;
+  const values = { org: options.orgName, address: options.email, min: String(min) };
   return page(
     options.language,
     texts.title,
@@ -36,8 +34,10 @@ export function renderChoosePasswordPage(options: Invitee & { action: string; er
 <p>${fill(texts.intro, values)}</p>
 <form method="post" action="${options.action}">
 <input type="hidden" name="username" autocomplete="username" value="${options.email}">
-${field('password', true)}
-${field('confirm', false)}
+<label for="password">${texts.password}</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${min}" required autofocus>
+<label for="confirm">${texts.confirm}</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="${min}" required>
 <button type="submit">${texts.submit}</button>
 </form>`,
   );
@@ -70,10 +70,8 @@ export async function invitationLinkRoute(app: FastifyInstance, { db, config }: 
       // The invitee signs in there with the invited address.
       const texts = INVITATION_MESSAGES[language];
       const form = html`<form method="get" action="/auth/start"><button type="submit">${texts.signIn}</button></form>`;
-      return sendHtml(
-        reply,
-        page(language, texts.title, html`<p>${fill(texts.external, { org, address })}</p>${form}`),
-      );
+      const body = html`<p>${fill(texts.external, { org, address })}</p>${form}`;
+      return sendHtml(reply, page(language, texts.title, body));
     }
     // `prompt=login`: a sign-in already made at the provider must not skip the invitee's.
     return reply.redirect(`/auth/start?${new URLSearchParams({ prompt: 'login', ui_locales: language })}`, 303);
@@ -104,10 +102,8 @@ export function invitationInteraction(app: FastifyInstance, { db, provider }: { 
     const token = openedToken(request) ?? '';
     const found = await findInvitation(db, token);
     if (found.state !== 'valid') return sendProblemPage(reply, found);
-    const body = passwordBody.safeParse(request.body);
-    const password = body.data?.password ?? '';
-    const tooShort = password.length < PASSWORD_MIN_LENGTH;
-    const error = tooShort ? 'tooShort' : password !== body.data?.confirm ? 'mismatch' : undefined;
+    const { password = '', confirm } = passwordBody.safeParse(request.body).data ?? {};
+    const error = password.length < PASSWORD_MIN_LENGTH ? 'tooShort' : password !== confirm ? 'mismatch' : undefined;
     if (error) {
       const action = `/interaction/${details.uid}/invitation`;
       return sendHtml(reply, renderChoosePasswordPage({ ...found, action, error }), 400);

@@ -1,5 +1,5 @@
 import type { UserStatus } from '@users-admin/contract';
-import type { JobStatus, SkipReason, UserAction } from '@users-admin/contract/user-actions';
+import type { AuditAction, JobStatus, SkipReason, UserAction } from '@users-admin/contract/user-actions';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Table types of the database, kept in step with the migrations in ./migrations. */
@@ -132,7 +132,7 @@ export interface PreferencesTable {
 export interface AuditEventsTable {
   org_id: string;
   id: string;
-  action: string;
+  action: AuditAction;
   actor_id: string | null;
   actor_name: string | null;
   user_id: string;

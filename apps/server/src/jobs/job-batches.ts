@@ -1,5 +1,6 @@
-import type { SkipReason } from '@users-admin/contract/user-actions';
+import type { SkipReason, UserActionResult } from '@users-admin/contract/user-actions';
 import { type ExpressionBuilder, sql } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
 import type { Invitations, SentInvitation } from '../repositories/invitations-repository.ts';
@@ -12,15 +13,12 @@ const MAX_ATTEMPTS = 5;
 export type JobKey = Pick<JobRow, 'org_id' | 'id'>;
 export type BatchStep = 'more' | 'finished' | 'lost';
 
-export interface BatchOptions {
-  batchSize: number;
-  leaseSeconds: number;
-  /** How a batch acts (an `invite` job's writes invitations), and what follows its commit (its mail leaves). */
-  invitations: Pick<Invitations, 'act' | 'committed'>;
-}
+/** How a batch acts (an `invite` job's writes invitations), and what follows its commit (its mail leaves). */
+export type BatchOptions = Config['jobs'] & { invitations: Pick<Invitations, 'act' | 'committed'> };
 
 const keyOf = (job: JobKey) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
   eb.and([eb('org_id', '=', job.org_id), eb('id', '=', job.id)]);
+const RELEASED = { lease_owner: null, lease_expires_at: null };
 const leaseUntil = (seconds: number) => sql<Date>`now() + ${seconds} * interval '1 second'`;
 const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) =>
   eb.and([
@@ -37,43 +35,28 @@ export async function claimJob(db: Db, owner: string, leaseSeconds: number): Pro
     where "status" in ('queued', 'running') and ("lease_expires_at" is null or "lease_expires_at" < now())
     order by "created_at" limit 10`.execute(db);
   for (const candidate of candidates) {
-    const claimed = await db.transaction().execute(async (tx) => {
-      const key = keyOf(candidate);
-      const found = await tx
-        .selectFrom('jobs')
-        .select('attempts')
-        .where(key)
-        .where(claimable)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!found) return undefined;
-      const failed = found.attempts >= MAX_ATTEMPTS;
-      return tx
-        .updateTable('jobs')
-        .set(
-          failed
-            ? { status: 'failed', finished_at: sql<Date>`now()`, lease_owner: null, lease_expires_at: null }
-            : { status: 'running', lease_owner: owner, lease_expires_at: leaseUntil(leaseSeconds) },
-        )
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where(key)
-        .returningAll()
-        .executeTakeFirst();
-    });
-    if (claimed) return claimed;
+    const claimed = await db
+      .updateTable('jobs')
+      .set({ status: 'running', lease_owner: owner, lease_expires_at: leaseUntil(leaseSeconds) })
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where(keyOf(candidate))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('jobs').select('id').where(keyOf(candidate)).where(claimable).forUpdate().skipLocked(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) continue;
+    if (claimed.attempts <= MAX_ATTEMPTS) return claimed;
+    // Claimed once too often since its last batch: it stops, as failed.
+    const failed = { status: 'failed' as const, finished_at: sql<Date>`now()`, ...RELEASED };
+    return db.updateTable('jobs').set(failed).where(keyOf(candidate)).returningAll().executeTakeFirst();
   }
   return undefined;
 }
 
 /** Gives a job back at a clean stop, so that another instance takes it at once. */
 export async function releaseJob(db: Db, job: JobKey, owner: string): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ lease_owner: null, lease_expires_at: null })
-    .where(keyOf(job))
-    .where('lease_owner', '=', owner)
-    .execute();
+  await db.updateTable('jobs').set(RELEASED).where(keyOf(job)).where('lease_owner', '=', owner).execute();
 }
 
 /** The next users of a job: matching its filter, there when it was made, after its last batch, by id. */
@@ -116,22 +99,11 @@ export async function runBatch(db: Db, key: JobKey, owner: string, options: Batc
     const skipped: Partial<Record<SkipReason, number>> = { ...job.skipped };
     for (const { reason } of results) if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
     const byId = new Map(users.map((user) => [user.id, user]));
-    if (results.length > 0) {
-      await tx
-        .insertInto('job_results')
-        .values(
-          results.map(({ id, result, reason }) => ({
-            org_id: job.org_id,
-            job_id: job.id,
-            user_id: id,
-            name: byId.get(id)?.name ?? '',
-            email: byId.get(id)?.email ?? '',
-            result,
-            reason: reason ?? null,
-          })),
-        )
-        .execute();
-    }
+    const row = ({ id, result, reason }: UserActionResult) => {
+      const { name = '', email = '' } = byId.get(id) ?? {};
+      return { org_id: job.org_id, job_id: job.id, user_id: id, name, email, result, reason: reason ?? null };
+    };
+    if (results.length > 0) await tx.insertInto('job_results').values(results.map(row)).execute();
     const finished = users.length < options.batchSize;
     const done = results.filter((result) => result.result === 'done').length;
     await tx

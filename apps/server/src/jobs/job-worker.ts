@@ -13,7 +13,6 @@ export type JobWorker = ReturnType<typeof startJobWorker>;
 
 /** Runs every organisation's jobs, one at a time, batch by batch, under a lease each batch extends. */
 export function startJobWorker(db: Db, { log, ...batch }: BatchOptions & { log: FastifyBaseLogger }) {
-  const { leaseSeconds } = batch;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopping = false;
   const idle = new AbortController();
@@ -21,7 +20,7 @@ export function startJobWorker(db: Db, { log, ...batch }: BatchOptions & { log: 
   const loop = (async () => {
     while (!stopping) {
       try {
-        const job = await claimJob(db, owner, leaseSeconds);
+        const job = await claimJob(db, owner, batch.leaseSeconds);
         if (job) {
           const context = { job: job.id, org: job.org_id, action: job.action, owner };
           log.info({ ...context, processed: job.processed, total: job.total }, 'job claimed');

@@ -3,14 +3,7 @@ import { htmlLang } from '../auth/idp-messages.ts';
 import { fill, INVITATION_MESSAGES } from '../auth/invitation-messages.ts';
 import { html } from '../auth/sign-in-page.ts';
 
-type MailInput = {
-  language: SupportedLocale;
-  name: string;
-  inviter: string;
-  org: string;
-  link: string;
-  expiresAt: Date;
-};
+type MailInput = Record<'name' | 'inviter' | 'org' | 'link', string> & { language: SupportedLocale; expiresAt: Date };
 
 /** When the link expires, in the reader's language; in UTC, as the mail cannot know their time zone. */
 export const expiryInWords = (language: SupportedLocale, expiresAt: Date) =>

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/database.ts';
@@ -10,22 +11,22 @@ export interface MailSenderOptions {
   pollMs?: number;
   /** Rows one claim takes. */
   batchSize?: number;
-  /** How long a claimed row is left alone by other senders: longer than a send may take. */
-  leaseSeconds?: number;
   /** The wait after a first failure, doubled after each one up to an hour. */
   retryBaseSeconds?: number;
 }
 
 const RETRY_MAX_SECONDS = 3600;
+/** How long a claimed row is left alone by other senders: longer than a send may take. */
+const LEASE_SECONDS = 300;
 /** How long sent rows (bodies erased) are kept, for a look at what left. */
 const KEEP_SENT_SECONDS = 3 * 86_400;
 const inSeconds = (value: number) => sql<Date>`now() + make_interval(secs => ${value})`;
 
 /** Takes due rows of one organisation out of every other sender's reach for the lease. */
-const claim = (db: Db, orgId: string, batchSize: number, leaseSeconds: number) =>
+const claim = (db: Db, orgId: string, batchSize: number) =>
   db
     .updateTable('mail_outbox')
-    .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: inSeconds(leaseSeconds) })
+    .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: inSeconds(LEASE_SECONDS) })
     .where('org_id', '=', orgId)
     .where('id', 'in', (eb) =>
       eb
@@ -42,34 +43,27 @@ const claim = (db: Db, orgId: string, batchSize: number, leaseSeconds: number) =
     .returning(['org_id', 'id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
     .execute();
 
-/** Runs `work` every `pollMs` and when woken: one round after the one in flight (woken meanwhile, one more). */
+/** Runs `work` every `pollMs` and when woken: a wake during a round asks for one more right after it. */
 function rounds(work: () => Promise<unknown>, pollMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  let round = Promise.resolve();
-  let queued = false;
   let stopped = true;
-  const run = () => {
-    clearTimeout(timer);
-    if (queued || stopped) return;
-    queued = true;
-    round = round.then(async () => {
-      queued = false;
-      await work();
-      clearTimeout(timer);
-      if (!stopped) timer = setTimeout(run, pollMs);
-    });
-  };
+  let idle = new AbortController();
+  let loop = Promise.resolve();
   return {
     /** Mail was just written: send it now rather than at the next poll. */
-    wake: run,
-    start: () => {
+    wake: () => idle.abort(),
+    start() {
       stopped = false;
-      run();
+      loop = (async () => {
+        while (!stopped) {
+          await work();
+          await sleep(pollMs, undefined, { signal: idle.signal }).catch(() => (idle = new AbortController()));
+        }
+      })();
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await round;
+      idle.abort();
+      await loop;
     },
   };
 }
@@ -79,7 +73,7 @@ function rounds(work: () => Promise<unknown>, pollMs: number) {
  * failures wait longer each time; a crash between sending and marking sent sends again after the lease.
  */
 export function createMailSender(db: Db, options: MailSenderOptions) {
-  const { from, log, pollMs = 5000, batchSize = 20, leaseSeconds = 300, retryBaseSeconds = 5 } = options;
+  const { from, log, pollMs = 5000, batchSize = 20, retryBaseSeconds = 5 } = options;
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
     connectionTimeout: 10_000,
@@ -117,7 +111,7 @@ export function createMailSender(db: Db, options: MailSenderOptions) {
       .execute();
     let sent = 0;
     for (const { org_id: orgId } of due) {
-      for (const row of await claim(db, orgId, batchSize, leaseSeconds)) if (await deliver(row)) sent += 1;
+      for (const row of await claim(db, orgId, batchSize)) if (await deliver(row)) sent += 1;
       const old = sql<Date>`now() - make_interval(secs => ${KEEP_SENT_SECONDS})`;
       await db.deleteFrom('mail_outbox').where('org_id', '=', orgId).where('sent_at', '<', old).execute();
     }

@@ -100,12 +100,10 @@ export async function acceptInvitation(
     const accepted = { accepted_at: new Date() };
     await tx.updateTable('invitations').set(accepted).where('org_id', '=', orgId).where('id', '=', found.id).execute();
     const change = { before: JSON.stringify({ status: 'pending' }), after: JSON.stringify({ status: 'active' }) };
-    const event = { org_id: orgId, id: uuidv7(), action: 'accept_invitation', user_id: userId, user_name: name };
-    const actor = { actor_id: userId, actor_name: name, request_id: acceptance.requestId };
-    await tx
-      .insertInto('audit_events')
-      .values({ ...event, ...actor, ...change })
-      .execute();
+    const user = { user_id: userId, user_name: name, actor_id: userId, actor_name: name };
+    const event = { org_id: orgId, id: uuidv7(), action: 'accept_invitation' as const, ...user, ...change };
+    const row = { ...event, request_id: acceptance.requestId };
+    await tx.insertInto('audit_events').values(row).execute();
     return found;
   });
 }

@@ -1,21 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  DEFAULT_LOCALE,
-  INVITATION_INTERVAL_SECONDS,
-  SUPPORTED_LOCALES,
-  type SupportedLocale,
-} from '@users-admin/contract';
-import type { UserActionResult } from '@users-admin/contract/user-actions';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { chooseIdpLanguage } from '../auth/idp-messages.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { isUuid, uuidv7 } from '../lib/ids.ts';
+import { uuidv7 } from '../lib/ids.ts';
 import { renderInvitationMail } from '../mail/invitation-mail.ts';
-import { reasonInWords } from './user-action-rules.ts';
-import { type ActionInput, applyActionInTransaction, lockUsers } from './user-actions-repository.ts';
+import { type ActionInput, actorOf, applyActionInTransaction, type LockedUser } from './user-actions-repository.ts';
 
-type InvitationSettings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
+const NOT_SENT = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
+type Settings = Pick<Config, 'publicUrl' | 'invitationTtlSeconds' | 'smtpUrl'>;
 /** An invitation made, with its link (which only the mail and this value hold). */
 export type SentInvitation = Awaited<ReturnType<typeof writeInvitations>>[number];
 
@@ -32,125 +25,54 @@ export function tokenOrg(token: string): string | undefined {
 
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export const languageOr = (locale: string | null, fallback: string): SupportedLocale =>
-  SUPPORTED_LOCALES.find((tag) => tag === locale) ??
-  SUPPORTED_LOCALES.find((tag) => tag === fallback) ??
-  DEFAULT_LOCALE;
-
-/** The users among `ids` invited within the interval, and the seconds until each may be again. */
-async function recentlyInvited(tx: Db, orgId: string, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
-  const rows = await tx
-    .selectFrom('invitations')
-    .select(['user_id', sql<number>`ceil(extract(epoch from max(created_at) + ${interval} - now()))::int`.as('wait')])
-    .where('org_id', '=', orgId)
-    .where('user_id', 'in', ids)
-    .where('created_at', '>', sql<Date>`now() - ${interval}`)
-    .groupBy('user_id')
-    .execute();
-  return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
-}
+/** A person's language: their account's, else the organisation's, as the sign-in pages choose one. */
+export const languageOr = (locale: string | null, fallback: string) =>
+  chooseIdpLanguage({ uiLocales: `${locale ?? ''} ${fallback}` });
 
 /** Writes an invitation and its e-mail (to the outbox) for each user, in the caller's transaction. */
-async function writeInvitations(tx: Db, settings: InvitationSettings, input: ActionInput, userIds: string[]) {
-  if (userIds.length === 0) return [];
+async function writeInvitations(tx: Db, settings: Settings, input: ActionInput, invitees: LockedUser[]) {
+  if (invitees.length === 0) return [];
   const { orgId } = input;
-  const actorId = isUuid(input.actor.id) ? input.actor.id : null;
   // What the e-mails say: the organisation, who invites, and each invitee's name and language.
+  const inviter = await actorOf(tx, input);
   const org = await tx
     .selectFrom('organizations')
-    .select((eb) => [
-      'name',
-      'locale',
-      eb
-        .selectFrom('users')
-        .select('users.name')
-        .where('users.org_id', '=', orgId)
-        .where('users.id', '=', actorId)
-        .as('inviter'),
-    ])
+    .select(['name', 'locale'])
     .where('id', '=', orgId)
     .executeTakeFirstOrThrow();
-  const invitees = await tx
-    .selectFrom('users')
-    .leftJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.name', 'users.email', 'accounts.locale'])
-    .where('users.org_id', '=', orgId)
-    .where('users.id', 'in', userIds)
-    .execute();
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + settings.invitationTtlSeconds * 1000);
-  const about = { inviter: org.inviter ?? org.name, org: org.name, expiresAt };
+  const about = { inviter: inviter.name ?? org.name, org: org.name, expiresAt };
   const made = invitees.map(({ id: user_id, name, email, locale }) => {
     const token = newToken(orgId);
     const link = `${settings.publicUrl}/invitations/${token}`;
-    const language = languageOr(locale, org.locale);
-    const mail = renderInvitationMail({ ...about, language, name: name || email, link });
-    const row = { org_id: orgId, id: uuidv7(), user_id, token_hash: tokenHash(token), invited_by: actorId };
-    return {
-      row: { ...row, expires_at: expiresAt },
-      mail: { org_id: orgId, id: uuidv7(), recipient: email, ...mail },
-      link,
-    };
+    const invitee = { link, name: name || email, language: languageOr(locale, org.locale) };
+    return { id: uuidv7(), user_id, token, link, email, mail: renderInvitationMail({ ...about, ...invitee }) };
   });
-  await tx
-    .insertInto('invitations')
-    .values(made.map(({ row }) => row))
-    .execute();
-  await tx
-    .insertInto('mail_outbox')
-    .values(made.map(({ mail }) => mail))
-    .execute();
+  const invited = { org_id: orgId, invited_by: inviter.id, expires_at: expiresAt };
+  const rows = made.map(({ id, user_id, token }) => ({ ...invited, id, user_id, token_hash: tokenHash(token) }));
+  await tx.insertInto('invitations').values(rows).execute();
+  const mails = made.map(({ email, mail }) => ({ org_id: orgId, id: uuidv7(), recipient: email, ...mail }));
+  await tx.insertInto('mail_outbox').values(mails).execute();
   const times = { expires_at: expiresAt.toISOString(), created_at: createdAt.toISOString() };
-  return made.map(({ row, mail, link }) => ({
-    id: row.id,
-    user_id: row.user_id,
-    email: mail.recipient,
-    link,
-    ...times,
-  }));
-}
-
-/**
- * `invite` for the users not invited within the interval, then a new invitation each (replacing the one
- * before) and its e-mail in the outbox. `waits`: seconds until each user left out may be invited.
- */
-async function inviteInTransaction(tx: Db, settings: InvitationSettings, input: ActionInput) {
-  const ids = [...new Set(input.ids)];
-  // Locked first, so that an invitation another call committed meanwhile is seen below.
-  await lockUsers(tx, input.orgId, ids.filter(isUuid));
-  const waits = await recentlyInvited(tx, input.orgId, ids.filter(isUuid));
-  const outcome = await applyActionInTransaction(tx, { ...input, ids: ids.filter((id) => !waits.has(id)) });
-  const detail = reasonInWords('recently_invited', 'invite');
-  const byId = new Map(outcome.results.map((result) => [result.id, result]));
-  const skipped = (id: string): UserActionResult => ({ id, result: 'skipped', reason: 'recently_invited', detail });
-  const results = ids.map((id) => byId.get(id) ?? skipped(id));
-  const changed = outcome.changed.map((user) => user.id);
-  const invitations = await writeInvitations(tx, settings, input, changed);
-  return { results, invitations, waits };
+  return made.map(({ id, user_id, email, link }) => ({ id, user_id, email, link, ...times }));
 }
 
 /**
  * An action in the caller's transaction (`invite` writes invitations and their mail), and after its
  * commit the mail leaves (`mail`: the sender to wake); without SMTP_URL, each link is logged instead.
  */
-export function createInvitations(
-  config: InvitationSettings,
-  log: Pick<FastifyBaseLogger, 'info'>,
-  mail?: { wake(): void },
-) {
+export function createInvitations(config: Settings, log: Pick<FastifyBaseLogger, 'info'>, mail?: { wake(): void }) {
   return {
     async act(tx: Db, input: ActionInput) {
-      if (input.action === 'invite') return inviteInTransaction(tx, config, input);
-      return { ...(await applyActionInTransaction(tx, input)), invitations: [], waits: new Map<string, number>() };
+      const outcome = await applyActionInTransaction(tx, input);
+      const invited = input.action === 'invite' ? outcome.changed : [];
+      return { ...outcome, invitations: await writeInvitations(tx, config, input, invited) };
     },
     committed(invitations: SentInvitation[], requestLog = log) {
       if (config.smtpUrl && invitations.length > 0) mail?.wake();
-      const logged = 'invitation link (no SMTP_URL: its mail stays in the outbox)';
-      for (const { user_id: user, email: to, link } of config.smtpUrl ? [] : invitations) {
-        requestLog.info({ user, to, link }, logged);
-      }
+      if (config.smtpUrl) return;
+      for (const { user_id: user, email: to, link } of invitations) requestLog.info({ user, to, link }, NOT_SENT);
     },
   };
 }

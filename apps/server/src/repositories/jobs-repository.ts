@@ -59,7 +59,7 @@ export function createJobsRepository(db: Db, users: UsersRepository) {
       return find(orgId, id);
     },
 
-    /** A job's results in the order it walked the users, in batches: flat memory however many. */
+    /** A job's results in the order it walked the users, read in batches: flat memory however many. */
     async *results(orgId: string, jobId: string, batchSize = 2000) {
       let after: string | undefined;
       for (;;) {
@@ -72,9 +72,9 @@ export function createJobsRepository(db: Db, users: UsersRepository) {
           .orderBy('user_id')
           .limit(batchSize)
           .execute();
-        if (rows.length > 0) yield rows;
+        yield* rows;
         if (rows.length < batchSize) return;
-        after = rows[rows.length - 1]?.user_id;
+        after = rows.at(-1)?.user_id;
       }
     },
   };

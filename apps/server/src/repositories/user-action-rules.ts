@@ -1,13 +1,9 @@
 import type { UserStatus } from '@users-admin/contract';
 import type { SkipReason, UserAction } from '@users-admin/contract/user-actions';
+import type { UserRow } from '../db/schema.ts';
 
 /** What the rules read of a user the action is aimed at. */
-export interface ActionTarget {
-  id: string;
-  status: UserStatus;
-  is_external: boolean;
-  is_system_admin: boolean;
-}
+export type ActionTarget = Pick<UserRow, 'id' | 'status' | 'is_external' | 'is_system_admin'>;
 
 export interface ActionAsked {
   action: UserAction;
@@ -34,6 +30,7 @@ export function refusal(
   target: ActionTarget,
   asked: ActionAsked,
   activeSystemAdmins: number,
+  recently_invited = false,
 ): SkipReason | undefined {
   const self = target.id === actorId;
   const third_party = target.is_external;
@@ -43,7 +40,7 @@ export function refusal(
     disable: { self, third_party, unchanged: target.status === 'disabled', last_system_admin },
     enable: { third_party, not_disabled: target.status !== 'disabled' },
     remove: { self, third_party, last_system_admin },
-    invite: { third_party, not_invitable: !INVITABLE.includes(target.status) },
+    invite: { recently_invited, third_party, not_invitable: !INVITABLE.includes(target.status) },
   };
   return (Object.entries(rules[asked.action]) as [SkipReason, boolean][]).find(([, holds]) => holds)?.[0];
 }

@@ -1,3 +1,4 @@
+import { INVITATION_INTERVAL_SECONDS } from '@users-admin/contract';
 import type { UserActionResult } from '@users-admin/contract/user-actions';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -18,7 +19,8 @@ export interface ActionInput extends ActionAsked {
   expectedVersions?: readonly string[] | undefined;
 }
 
-type LockedUser = Pick<UserRow, 'id' | 'name' | 'status' | 'is_external' | 'is_system_admin' | 'version'>;
+export type LockedUser = UserRow & { locale: string | null };
+type Locked = { byId: Map<string, LockedUser>; admins: number; waits: Map<string, number> };
 
 /** The user changed since the version the change was asked against: answered 412 wherever it is thrown. */
 export class StaleVersion extends ApiProblem {
@@ -36,16 +38,18 @@ function changeOf(asked: ActionAsked): { status?: 'active' | 'disabled' | 'pendi
   return asked.action === 'remove' ? {} : { status: NEW_STATUS[asked.action] };
 }
 
-/** Locks the users in id order, so that two calls over overlapping users never deadlock. */
-export async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
+/** Locks the users in id order (two calls over overlapping users never deadlock), with their account's language. */
+async function lockUsers(tx: Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, LockedUser>();
   const rows = await tx
     .selectFrom('users')
-    .select(['id', 'name', 'status', 'is_external', 'is_system_admin', 'version'])
-    .where('org_id', '=', orgId)
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .forUpdate()
+    .leftJoin('accounts', 'accounts.id', 'users.account_id')
+    .selectAll('users')
+    .select('accounts.locale')
+    .where('users.org_id', '=', orgId)
+    .where('users.id', 'in', ids)
+    .orderBy('users.id')
+    .forUpdate(['users'])
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -63,14 +67,29 @@ async function lockActiveSystemAdmins(tx: Db, orgId: string): Promise<number> {
   return rows.reduce((sum, row) => sum + Number(row.n), 0);
 }
 
+/** For `invite`: the users among `ids` invited within the interval, and the seconds until each may be again. */
+async function recentlyInvited(tx: Db, input: ActionInput, ids: string[]): Promise<Map<string, number>> {
+  if (input.action !== 'invite' || ids.length === 0) return new Map();
+  const interval = sql`make_interval(secs => ${INVITATION_INTERVAL_SECONDS})`;
+  const rows = await tx
+    .selectFrom('invitations')
+    .select(['user_id', sql<number>`ceil(extract(epoch from max(created_at) + ${interval} - now()))::int`.as('wait')])
+    .where('org_id', '=', input.orgId)
+    .where('user_id', 'in', ids)
+    .where('created_at', '>', sql<Date>`now() - ${interval}`)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, Math.max(1, Number(row.wait))]));
+}
+
 /** The rules over each user in turn, the count of active System Admins falling with each one taken. */
-function decide(input: ActionInput, ids: readonly string[], byId: Map<string, LockedUser>, admins: number) {
+function decide(input: ActionInput, ids: readonly string[], { byId, admins, waits }: Locked) {
   let activeAdmins = admins;
   const results: UserActionResult[] = [];
   const changed: LockedUser[] = [];
   for (const id of ids) {
     const target = byId.get(id);
-    const reason = target ? refusal(input.actor.id, target, input, activeAdmins) : 'not_found';
+    const reason = target ? refusal(input.actor.id, target, input, activeAdmins, waits.has(id)) : 'not_found';
     if (reason || !target) {
       results.push({ id, result: 'skipped', reason, detail: reasonInWords(reason ?? 'not_found', input.action) });
       continue;
@@ -98,40 +117,30 @@ async function writeChange(tx: Db, input: ActionInput, ids: string[]) {
     .execute();
 }
 
+/** The acting administrator, named as the organisation names them (the name is kept should they leave it). */
+export async function actorOf(tx: Db, { orgId, actor: { id } }: Pick<ActionInput, 'orgId' | 'actor'>) {
+  if (!isUuid(id)) return { id: null, name: null };
+  const user = await tx
+    .selectFrom('users')
+    .select('name')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return { id, name: user?.name ?? null };
+}
+
 /** One audit event per changed user: the changed attributes before and after. */
 async function writeAudit(tx: Db, input: ActionInput, changed: LockedUser[]) {
   const after = changeOf(input);
-  // Named as the organisation names them; the name is kept should they leave it.
-  const actor = isUuid(input.actor.id)
-    ? await tx
-        .selectFrom('users')
-        .select('name')
-        .where('org_id', '=', input.orgId)
-        .where('id', '=', input.actor.id)
-        .executeTakeFirst()
-    : undefined;
-  await tx
-    .insertInto('audit_events')
-    .values(
-      changed.map((user) => ({
-        org_id: input.orgId,
-        id: uuidv7(),
-        action: input.action,
-        actor_id: isUuid(input.actor.id) ? input.actor.id : null,
-        actor_name: actor?.name ?? null,
-        user_id: user.id,
-        user_name: user.name,
-        before: JSON.stringify(
-          input.action === 'remove'
-            ? { status: user.status, is_system_admin: user.is_system_admin }
-            : Object.fromEntries(Object.keys(after).map((key) => [key, user[key as keyof LockedUser]])),
-        ),
-        after: JSON.stringify(after),
-        request_id: input.requestId ?? null,
-        job_id: input.jobId ?? null,
-      })),
-    )
-    .execute();
+  const keys = input.action === 'remove' ? ['status', 'is_system_admin'] : Object.keys(after);
+  const actor = await actorOf(tx, input);
+  const event = { org_id: input.orgId, action: input.action, actor_id: actor.id, actor_name: actor.name };
+  const about = { after: JSON.stringify(after), request_id: input.requestId ?? null, job_id: input.jobId ?? null };
+  const events = changed.map((user) => {
+    const before = JSON.stringify(Object.fromEntries(keys.map((key) => [key, user[key as keyof LockedUser]])));
+    return { ...event, ...about, id: uuidv7(), user_id: user.id, user_name: user.name, before };
+  });
+  await tx.insertInto('audit_events').values(events).execute();
 }
 
 /**
@@ -146,7 +155,9 @@ export async function applyActionInTransaction(tx: Db, input: ActionInput) {
   if (expected && users.some((user) => !expected.includes(String(user.version)))) throw new StaleVersion();
   const losing = users.some((user) => losesActiveSystemAdmin(user, input));
   const admins = losing ? await lockActiveSystemAdmins(tx, input.orgId) : Number.POSITIVE_INFINITY;
-  const outcome = decide(input, ids, byId, admins);
+  // Read under the users' locks: an invitation another call committed meanwhile is seen.
+  const waits = await recentlyInvited(tx, input, [...byId.keys()]);
+  const outcome = { ...decide(input, ids, { byId, admins, waits }), waits };
   const changedIds = outcome.changed.map((user) => user.id);
   if (changedIds.length === 0) return outcome;
   await writeChange(tx, input, changedIds);

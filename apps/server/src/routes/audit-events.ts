@@ -1,6 +1,6 @@
 import { errorDocumentSchema, JSON_API_MEDIA_TYPE, userListPathSchema } from '@users-admin/contract';
 import {
-  type AuditEvent,
+  type AuditAction,
   type AuditEventListDocument,
   auditEventListDocumentSchema,
   auditEventsPath,
@@ -28,22 +28,17 @@ async function listAuditEvents(db: Db, orgId: string, query: z.infer<typeof audi
     .where('org_id', '=', orgId)
     .$if(userId !== undefined, (select) => select.where('user_id', '=', userId as string))
     .$if(actorId !== undefined, (select) => select.where('actor_id', '=', actorId as string))
-    .$if(action !== undefined, (select) => select.where('action', '=', action as string))
+    .$if(action !== undefined, (select) => select.where('action', '=', action as AuditAction))
     .$if(since !== undefined, (select) => select.where('created_at', '>=', new Date(since as string)))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .offset(((query['page[number]'] ?? 1) - 1) * pageSize)
     .limit(pageSize + 1)
     .execute();
-  const events = rows.slice(0, pageSize).map(({ org_id, ...row }) => ({
-    type: 'audit-events' as const,
-    id: row.id,
-    attributes: {
-      ...row,
-      action: row.action as AuditEvent['attributes']['action'],
-      created_at: row.created_at.toISOString(),
-    },
-  }));
+  const events = rows.slice(0, pageSize).map(({ org_id, ...row }) => {
+    const attributes = { ...row, created_at: row.created_at.toISOString() };
+    return { type: 'audit-events' as const, id: row.id, attributes };
+  });
   return { events, more: rows.length > pageSize };
 }
 
@@ -72,10 +67,8 @@ export async function auditEventsRoutes(app: FastifyInstance, { db, sessions }: 
       const pageNumber = request.query['page[number]'] ?? 1;
       // The same query, on another page (the first page names none).
       const link = (page: number) => {
-        const params = new URLSearchParams();
-        for (const [key, value] of Object.entries(request.query)) {
-          if (value !== undefined && key !== 'page[number]') params.set(key, String(value));
-        }
+        const params = new URLSearchParams(request.url.split('?')[1]);
+        params.delete('page[number]');
         if (page > 1) params.set('page[number]', String(page));
         return params.size > 0 ? `${auditEventsPath(orgId)}?${params}` : auditEventsPath(orgId);
       };

@@ -15,6 +15,7 @@ import { adminErrors, assertAdminOf, requireSession } from './admin-access.ts';
 import { neutraliseFormula } from './users-export.ts';
 
 const JOB_PATH = '/apis/accounts/api/v3/orgs/:org_id/jobs/:id';
+type JobAsked = Omit<NewJob, 'query' | 'requestId'> & { filter: string };
 const RESULT_COLUMNS = ['user_id', 'name', 'email', 'result', 'reason', 'detail'];
 
 /** A job as its JSON:API resource, or 404: an id of no job of this organisation, whoever's it is. */
@@ -22,24 +23,15 @@ function sendJob(reply: FastifyReply, job: JobRow | undefined, status = 200) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const self = jobPath(job.org_id, job.id);
   // The row's other columns (its filter, lease, cursor) are left out by the response's schema.
-  const attributes = {
-    ...job,
-    created_at: job.created_at.toISOString(),
-    finished_at: job.finished_at?.toISOString() ?? null,
-  };
-  const document: JobDocument = {
-    data: { type: 'jobs', id: job.id, attributes, links: { self, results: `${self}/results` } },
-  };
+  const { created_at, finished_at } = job;
+  const attributes = { ...job, created_at: created_at.toISOString(), finished_at: finished_at?.toISOString() ?? null };
+  const links = { self, results: `${self}/results` };
+  const document: JobDocument = { data: { type: 'jobs', id: job.id, attributes, links } };
   return reply.code(status).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
 }
 
 /** `POST …/users/bulk` with `filter`: a job over every matching user, answered 202 with its `Location`. */
-export async function queueJob(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  jobs: JobsRepository,
-  asked: Omit<NewJob, 'query' | 'requestId'> & { filter: string },
-) {
+export async function queueJob(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, asked: JobAsked) {
   const parsed = jobQuery(asked.filter);
   if ('error' in parsed) {
     const problem = { code: 'invalid_filter', title: 'Invalid filter', source: { parameter: 'filter' } };
@@ -54,10 +46,8 @@ export async function queueJob(
 function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRepository, job: JobRow | undefined) {
   if (!job) throw ApiProblem.notFound('The organisation has no job with this id.');
   const rows = async function* () {
-    for await (const batch of jobs.results(job.org_id, job.id)) {
-      for (const { user_id, name, email, result, reason } of batch) {
-        yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
-      }
+    for await (const { user_id, name, email, result, reason } of jobs.results(job.org_id, job.id)) {
+      yield [user_id, name, email, result, reason ?? '', reason ? reasonInWords(reason, job.action) : ''];
     }
   };
   const csv = stringify({ bom: true, header: true, columns: RESULT_COLUMNS, cast: { string: neutraliseFormula } });
@@ -76,8 +66,11 @@ function sendResults(request: FastifyRequest, reply: FastifyReply, jobs: JobsRep
 /** `GET` and `DELETE …/jobs/{id}` and `GET …/jobs/{id}/results`: an organisation's jobs, for its System Admins. */
 export async function jobsRoutes(app: FastifyInstance, options: { sessions: SessionStore; jobs: JobsRepository }) {
   const { jobs } = options;
+  app.addHook('onRequest', requireSession(options.sessions));
+  app.addHook('preHandler', async (request: FastifyRequest<{ Params: { org_id: string } }>) => {
+    assertAdminOf(request, request.params.org_id);
+  });
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const onRequest = requireSession(options.sessions);
   const errors = { ...adminErrors, 404: errorDocumentSchema };
   const schema = { tags: ['users'], params: jobPathSchema, response: { 200: jobDocumentSchema, ...errors } };
   const status = 'Its status (queued, running, done, cancelled, failed), total, processed, done and skipped by reason.';
@@ -85,34 +78,19 @@ export async function jobsRoutes(app: FastifyInstance, options: { sessions: Sess
   const results = `One row per user processed so far, in id order: ${RESULT_COLUMNS.join(', ')}.`;
   const csv = { 200: z.string().describe('text/csv; charset=utf-8'), ...errors };
 
-  typed.get(
-    JOB_PATH,
-    { schema: { ...schema, summary: 'Follow a job', description: status }, onRequest },
-    async (request, reply) => {
-      assertAdminOf(request, request.params.org_id);
-      return sendJob(reply, await jobs.find(request.params.org_id, request.params.id));
-    },
+  typed.get(JOB_PATH, { schema: { ...schema, summary: 'Follow a job', description: status } }, async (request, reply) =>
+    sendJob(reply, await jobs.find(request.params.org_id, request.params.id)),
   );
 
-  typed.delete(
-    JOB_PATH,
-    { schema: { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` }, onRequest },
-    async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      assertAdminOf(request, orgId);
-      const job = await jobs.cancel(orgId, id);
-      if (job?.status === 'cancelled') request.log.info({ job: id, processed: job.processed }, 'job cancelled');
-      return sendJob(reply, job);
-    },
-  );
+  const cancel = { ...schema, summary: 'Cancel a job', description: `${cancelling}${status}` };
+  typed.delete(JOB_PATH, { schema: cancel }, async (request, reply) => {
+    const job = await jobs.cancel(request.params.org_id, request.params.id);
+    if (job?.status === 'cancelled') request.log.info({ job: job.id, processed: job.processed }, 'job cancelled');
+    return sendJob(reply, job);
+  });
 
-  typed.get(
-    `${JOB_PATH}/results`,
-    { schema: { ...schema, summary: "A job's results as CSV", description: results, response: csv }, onRequest },
-    async (request, reply) => {
-      const { org_id: orgId, id } = request.params;
-      assertAdminOf(request, orgId);
-      return sendResults(request, reply, jobs, await jobs.find(orgId, id));
-    },
+  const listResults = { ...schema, summary: "A job's results as CSV", description: results, response: csv };
+  typed.get(`${JOB_PATH}/results`, { schema: listResults }, async (request, reply) =>
+    sendResults(request, reply, jobs, await jobs.find(request.params.org_id, request.params.id)),
   );
 }

@@ -6,10 +6,8 @@ import {
   userPathSchema,
 } from '@users-admin/contract';
 import {
-  type BulkResultDocument,
   bulkActionDocumentSchema,
   bulkResultDocumentSchema,
-  type InvitationDocument,
   invitationDocumentSchema,
   jobDocumentSchema,
   type UserPatchDocument,
@@ -36,8 +34,9 @@ const ifMatch = z
   .max(1000)
   .optional()
   .describe('The ETag of GET …/users/{id}: the version the change is asked against');
-const ifMatchHeaders = z.looseObject({ 'if-match': ifMatch });
 const error = errorDocumentSchema;
+const onUser = { tags: ['users'], params: userPathSchema };
+const versioned = { ...onUser, headers: z.looseObject({ 'if-match': ifMatch }) };
 const singleUserErrors = { 400: error, ...adminErrors, 404: error, 409: error, 412: error, 428: error };
 
 /** The versions an `If-Match` names (`*`: any); 428 without one, so that no change is made blind. */
@@ -79,9 +78,7 @@ const SCHEMAS = {
     description:
       'Makes the user a System Admin or a User and/or disables or enables them, with If-Match: the ETag of GET ' +
       "…/users/{id}. Answers the user and its new ETag. Disabling ends the user's sessions here.",
-    tags: ['users'],
-    params: userPathSchema,
-    headers: ifMatchHeaders,
+    ...versioned,
     body: userPatchDocumentSchema,
     response: { 200: userDocumentSchema, ...singleUserErrors },
   },
@@ -90,9 +87,7 @@ const SCHEMAS = {
     description:
       'The user leaves the organisation (their account stays, as it may belong to others) and their sessions here end; ' +
       'with If-Match.',
-    tags: ['users'],
-    params: userPathSchema,
-    headers: ifMatchHeaders,
+    ...versioned,
     response: { 204: z.null(), ...singleUserErrors },
   },
   invite: {
@@ -100,8 +95,7 @@ const SCHEMAS = {
     description:
       'The user becomes pending and gets an e-mail with a new link; the link before stops working. At most one a ' +
       'minute (429 recently_invited).',
-    tags: ['users'],
-    params: userPathSchema,
+    ...onUser,
     response: { 201: invitationDocumentSchema, ...adminErrors, 404: error, 409: error, 429: error },
   },
   bulk: {
@@ -180,9 +174,9 @@ export async function userActionsRoutes(
 
   typed.post(`${USER_PATH}/invitation`, { schema: SCHEMAS.invite }, async (request, reply) => {
     const { invitations } = await act(options, request, single(request, false), [{ action: 'invite' }], reply);
-    const [{ id, user_id, email, expires_at, created_at }] = invitations as [SentInvitation];
-    const attributes = { user_id, email, expires_at, created_at };
-    const document: InvitationDocument = { data: { type: 'invitations', id, attributes } };
+    // The link stays out of the answer: only the invitee's mailbox holds it.
+    const [{ id, link: _link, ...attributes }] = invitations as [SentInvitation];
+    const document = { data: { type: 'invitations' as const, id, attributes } };
     return reply.code(201).header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
   });
 
@@ -195,7 +189,7 @@ export async function userActionsRoutes(
     }
     const { results, done } = await act(options, request, input, [{ action, isSystemAdmin }]);
     const attributes = { action, done, skipped: results.length - done, results };
-    const document: BulkResultDocument = { data: { type: 'bulk-results', attributes } };
+    const document = { data: { type: 'bulk-results' as const, attributes } };
     return reply.header('cache-control', 'private, no-store').type(JSON_API_MEDIA_TYPE).send(document);
   });
 }
