@@ -20,7 +20,7 @@ export default defineConfig({
   build: {
     sourcemap: true,
     // Browsers without <link rel="modulepreload"> (Safari before 17, Firefox before 115) load those
-    // modules when they are imported instead: the polyfill would only add to the first render (issue 6).
+    // modules when they are imported instead: the polyfill would only add to the first render.
     modulePreload: { polyfill: false },
     // Everything index.html loads besides the early calls is one chunk by design (545 KB minified,
     // 175 KB gzip: build/early-calls-script.ts, docs/decisions.md), under the 180 KB gzip budget that

@@ -1,4 +1,4 @@
-// Navigation start → first user row over an emulated fast 4G link (issue 30): Chromium throttles
+// Navigation start → first user row over an emulated fast 4G link: Chromium throttles
 // each request to the link's bandwidth and adds its latency; every run a new context (cold cache).
 import type { Browser } from 'playwright-core';
 import type { StorageState } from '../support/seeded-server.ts';

@@ -1,10 +1,10 @@
 // `npm run bench:page`: the Users page in headless Chromium against the real server, against the
-// budgets of issue 6. Builds the production bundle and a floor page (plain React, no UI library,
+// budgets. Builds the production bundle and a floor page (plain React, no UI library,
 // 25 rows from the same API), serves both from the real server with the demo data, measures
 // (page-measures.ts) navigation start → first user row on screen (cold and warm cache, for a
 // returning administrator; a first visit, cold, beside), a keystroke, a page change and a sort
 // change → new rows on screen, the first row over an emulated fast 4G link (fast-4g.ts) and
-// Lighthouse's mobile and desktop scores (lighthouse.ts, issue 30), then writes the table and
+// Lighthouse's mobile and desktop scores (lighthouse.ts), then writes the table and
 // bench-results/page.{json,md} (page-report.ts) and exits 1 when a budget is exceeded.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

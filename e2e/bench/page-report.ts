@@ -7,7 +7,7 @@ import { type LighthouseResult, lighthouseRows, lighthouseViolations } from './l
 /** The search box's debounce (SPEC.md), part of a keystroke's time. */
 export const DEBOUNCE_MS = 300;
 
-/** Budgets of issue 6, on a 2-core machine. */
+/** Budgets, on a 2-core machine. */
 export const BUDGET = {
   warmMs: 600,
   coldMs: 900,

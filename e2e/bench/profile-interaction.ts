@@ -1,7 +1,7 @@
 // `npx tsx e2e/bench/profile-interaction.ts [page|sort|key|load]`: where the page's main thread spends
 // an interaction, from Chromium's CPU profiler, resolved through the production bundle's source
 // maps: self time by source module and by function, summed over PROFILE_RUNS runs. A tool for
-// finding what to make faster (issue 6); `npm run bench:page` is what measures against budgets.
+// finding what to make faster; `npm run bench:page` is what measures against budgets.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';

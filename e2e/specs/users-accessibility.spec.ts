@@ -103,7 +103,7 @@ describe('keyboard', () => {
       names.join(' → '),
     ).toBe(true);
     // Every row's checkbox is a stop, a third-party user's too: it cannot be ticked, but its
-    // tooltip says why, and a keyboard user must be able to reach it (issue 4).
+    // tooltip says why, and a keyboard user must be able to reach it.
     const rows = await users.readRows();
     expect(rows.some((row) => row.checkbox.disabled)).toBe(true);
     for (const row of rows) expect(names.includes(`Select ${row.name}`), row.name).toBe(true);

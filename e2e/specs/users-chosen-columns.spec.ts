@@ -6,7 +6,7 @@ import { screenshot } from '../support/browser.ts';
 import { parseCsv } from '../support/csv.ts';
 import { ACME_TOTAL, BREAKPOINTS, JSON_API, Suite, type UsersPage } from '../support/users-page.ts';
 
-// Issue 29: the Columns menu, the choice kept on the server for the administrator, and shown from
+// The Columns menu, the choice kept on the server for the administrator, and shown from
 // the first render on (the server's drawing and the browser's own), never SPEC.md's columns first.
 const suite = new Suite();
 beforeAll(() => suite.start());
@@ -49,7 +49,7 @@ const columnsButton = (users: UsersPage) => users.page.getByRole('button', { nam
 const columnsMenu = (users: UsersPage) => users.page.getByRole('menu', { name: 'Columns' });
 const choice = (users: UsersPage, name: string) => columnsMenu(users).getByRole('menuitemcheckbox', { name });
 
-describe('the Columns menu (issue 29)', () => {
+describe('the Columns menu', () => {
   it('shows SPEC.md’s columns at first, then shows and hides each column as it is chosen, and saves the choice', async () => {
     const users = await suite.open();
     await users.waitForList(1, 25, ACME_TOTAL);
@@ -161,7 +161,7 @@ describe('the Columns menu (issue 29)', () => {
   });
 });
 
-describe('the chosen columns follow the administrator (issue 29)', () => {
+describe('the chosen columns follow the administrator', () => {
   it('to a new browser: the page shows no other columns first', async () => {
     const first = await suite.open();
     await saveColumns(first, ['status', 'last_sign_in']);

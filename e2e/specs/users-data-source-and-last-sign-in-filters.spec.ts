@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Suite, type UsersPage, wireParams } from '../support/users-page.ts';
 
-// Issue 29: the Data source and Last sign-in filters, through the URL and the Filters dialog, against
+// The Data source and Last sign-in filters, through the URL and the Filters dialog, against
 // the real server: the page asks for them and shows exactly the users the API gives for them.
 const suite = new Suite();
 beforeAll(() => suite.start({ shared: true }));
@@ -18,7 +18,7 @@ async function expectListOf(users: UsersPage, params: Record<string, string>) {
   return answer;
 }
 
-describe('the Data source and Last sign-in filters (issue 29)', () => {
+describe('the Data source and Last sign-in filters', () => {
   it('filter the list from the URL, ask the API for them and count in the Filter badge', async () => {
     const users = await suite.open({ path: '/?isExternal=true&lastSignIn=not90d' });
     const answer = await expectListOf(users, { 'filter[is_external]': 'true', 'filter[last_sign_in]': 'not90d' });

@@ -7,7 +7,7 @@ import { parseCsv } from '../support/csv.ts';
 import { addUsers, changeDatabase, DEMO_ORGS } from '../support/database.ts';
 import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
 
-// Issue 29, CSV export: the Export button writes the view (every page, in its order, the columns
+// CSV export: the Export button writes the view (every page, in its order, the columns
 // shown) or the selection, as UTF-8 CSV with a byte order mark, named by the server; the page shows
 // its progress, can cancel it, and says when it failed. A user with a formula for a name is added to
 // Acme, as the hostile-data spec seeds its users, to check that a spreadsheet would not run it.

@@ -3,7 +3,7 @@ import { screenshot, signInAs } from '../support/browser.ts';
 import { addUsers, changeDatabase, createAccount, type SeedUser } from '../support/database.ts';
 import { BREAKPOINTS, Suite, type UsersPage, type Viewport } from '../support/users-page.ts';
 
-// Issue 7, hostile data: people's names and addresses are whatever a directory sent. Users whose
+// Hostile data: people's names and addresses are whatever a directory sent. Users whose
 // names or e-mails hold HTML, script, right-to-left overrides, zero-width characters, very long
 // unbroken strings and emoji are seeded into an organisation of their own through the server's
 // database; the page must show them as text, never as markup, and keep its layout.

@@ -18,7 +18,7 @@ import { Suite, type UsersPage } from '../support/users-page.ts';
 
 // Over 300 lines: one walk of the page per language, and the helpers that find English left on screen.
 
-// Issue 5 / SPEC.md §9: the session's locale picks one of nine languages. For each, an account whose
+// SPEC.md §9: the session's locale picks one of nine languages. For each, an account whose
 // locale is that language signs in, and the page must read in that language: the texts the page
 // shows are that language's translations, `<html lang dir>` follow it, and no English text of the
 // page (or of MUI's English defaults) is left on screen, unless the language rightly says the same
@@ -260,7 +260,7 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('tooltip').waitFor({ state: 'detached' });
-    // The Columns menu (issue 29): the times it adds are left on screen for the English check below.
+    // The Columns menu: the times it adds are left on screen for the English check below.
     const columnsButton = page.getByRole('button', { name: t('users.columnChoice.button'), exact: true });
     await columnsButton.click();
     const columnsMenu = page.getByRole('menu', { name: t('users.columnChoice.button') });
@@ -300,7 +300,7 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
 
     await screenshot(page, `users-language-${language}`);
 
-    // Issue 29: a user's side sheet, with no English in it, and an export's message.
+    // A user's side sheet, with no English in it, and an export's message.
     const firstUser = list.data[0];
     if (!firstUser) throw new Error('Globex has no users');
     await page.getByRole('main').getByRole('link', { name: firstUser.attributes.name, exact: true }).click();

@@ -3,7 +3,7 @@ import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
 import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
 
-// Issue 29, a user's side sheet: a user's name opens a dialog on the right with their details; the
+// A user's side sheet: a user's name opens a dialog on the right with their details; the
 // address carries `user=<id>`, so a link opens it and Back closes it; the list's page and selection
 // stay as they were.
 const suite = new Suite();

@@ -34,7 +34,7 @@ const GRID_PGLITE_USERS = Number(process.env.BENCH_GRID_PGLITE_USERS ?? 200_000)
 const PARTS = (process.env.BENCH_PARTS ?? 'api,grid').split(',');
 const root = path.resolve(import.meta.dirname, '../../..');
 
-/** Budgets of issue 28 on a 2-core machine, in ms unless named otherwise. */
+/** Budgets on a 2-core machine, in ms unless named otherwise. */
 const BUDGET = {
   postgres: {
     shapeP99: 50,

@@ -1,4 +1,4 @@
-// The load test of issue 7: the users list held for a while (60 s by default) at 8 concurrent
+// The load test: the users list held for a while (60 s by default) at 8 concurrent
 // clients with a mix of request shapes on a large organisation, against a server in its own process.
 // It requires zero errors, zero non-2xx and zero 5xx, reports throughput and p99, and samples the
 // server's memory (RSS, and the heap after a full collection) to fail if it keeps growing.

@@ -11,7 +11,7 @@ import { type ExternalAccount, type ExternalIssuer, startExternalIssuer } from '
 import { CookieJar } from './support/sign-in.ts';
 import { freePort, startTestServer, type TestServer } from './support/test-server.ts';
 
-// Issue 3: "An external OIDC issuer replaces the embedded one with OIDC_ISSUER, OIDC_CLIENT_ID,
+// "An external OIDC issuer replaces the embedded one with OIDC_ISSUER, OIDC_CLIENT_ID,
 // OIDC_CLIENT_SECRET". The issuer here is a separate panva oidc-provider with its own accounts,
 // keys and claim names; our server only knows its address and its client registration.
 const ORG_CLAIM = 'https://claims.example.com/org_id';

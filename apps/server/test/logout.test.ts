@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, signIn } from './support/sign-in.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
-// Issue 3: "/logout ends the session at the server and at the identity provider". The page's
+// "/logout ends the session at the server and at the identity provider". The page's
 // /logout route sends the browser to /auth/logout, which these tests drive as a browser would.
 describe('sign-out at the server and at the embedded identity provider', () => {
   let server: TestServer;

@@ -8,7 +8,7 @@ const MAX_ATTEMPTS = 3;
 const WINDOW_SECONDS = 2;
 
 /**
- * Rate limiting of the embedded identity provider's sign-in form (issue 7): attempts per e-mail
+ * Rate limiting of the embedded identity provider's sign-in form: attempts per e-mail
  * address and client address, counted in the database.
  */
 describe('sign-in rate limiting', () => {

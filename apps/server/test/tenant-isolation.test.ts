@@ -53,7 +53,7 @@ interface Identity {
 }
 
 /**
- * SPEC.md §6, issue 7: every identity against every organisation id. Nothing of another
+ * SPEC.md §6: every identity against every organisation id. Nothing of another
  * organisation is ever returned, and a foreign organisation is answered exactly like one that
  * does not exist, so the answers reveal nothing about which organisations exist.
  */

@@ -7,7 +7,7 @@ const SOURCE = 'src/early-calls.ts';
 
 /**
  * Loads src/early-calls.ts from the head of the HTML as a small async module of its own, so that
- * the page's first calls start while its bundle downloads (issue 6). In the build it is an entry
+ * the page's first calls start while its bundle downloads. In the build it is an entry
  * of its own, which the bundle also imports (a module runs once); this plugin adds its script tag,
  * in development the source file's.
  *
@@ -17,7 +17,7 @@ const SOURCE = 'src/early-calls.ts';
  * - everything else that index.html loads, in one chunk. Left to itself the bundler splits what
  *   the first render shares with the lazy parts into chunks of their own: seven files instead of
  *   two, and in a cold load (a new browser profile), the page's first row came 29 ms later
- *   (median of 31 interleaved loads; issue 6). The lazy parts import what they share from it.
+ *   (median of 31 interleaved loads). The lazy parts import what they share from it.
  * The build fails if the early script's chunk would import anything.
  * Long as one plugin: its hooks share the entry's and the early script's names across the build.
  */

@@ -34,7 +34,7 @@ it("starts the session lookup at once, and the address's list call before it han
   const session = earlyCalls.take(SESSION_PATH, 'application/json');
   expect(session).toBeDefined();
   await session;
-  // By the time the session's answer is handed over, the list call is under way, and the chosen columns' (issue 29).
+  // By the time the session's answer is handed over, the list call is under way, and the chosen columns'.
   expect(fetch.mock.calls.map(([input]) => input)).toEqual([SESSION_PATH, LIST, PREFERENCES]);
   expect(earlyCalls.take(LIST, JSON_API_MEDIA_TYPE)).toBeDefined();
   expect(earlyCalls.take(PREFERENCES, JSON_API_MEDIA_TYPE)).toBeDefined();

@@ -1,5 +1,5 @@
-// The Users page's first calls, started as soon as the HTML is read (issue 6): the session
-// lookup, then the list the address asks for and the administrator's chosen columns (issue 29), of
+// The Users page's first calls, started as soon as the HTML is read: the session
+// lookup, then the list the address asks for and the administrator's chosen columns, of
 // the session's organisation (or, beside the lookup, of the organisation this browser last saw, below). The HTML loads this small
 // script beside the page's bundle (build/early-calls-script.ts); without it both calls would wait
 // for the whole bundle to download and run. The page adopts the answers through its HTTP client
@@ -14,7 +14,7 @@ import { earlyCalls } from './lib/http/early-calls.ts';
 import { getRequestInit, JSON_MEDIA_TYPE } from './lib/http/request-init.ts';
 import { createHint } from './lib/storage/hint.ts';
 
-// The organisation of this browser's last session (issue 6): its list call starts beside the session
+// The organisation of this browser's last session: its list call starts beside the session
 // lookup instead of after it. A hint only: the page adopts that call only when the session names
 // the same organisation (its address names the organisation); otherwise it is dropped unread and
 // the session's own organisation is asked for, as without a hint. The server decides what anyone
@@ -56,6 +56,6 @@ if (window.location.pathname === paths.users && window.parent === window) {
   // The page formats its counts with Intl.NumberFormat (i18next's `{{count, number}}`), whose first
   // use in a new document loads the browser's number data: 14–24 ms here, in the middle of the
   // first render. One use now, while the page's bundle is still downloading, takes it off that
-  // path (issue 6); later formatters, of any language, cost a fraction of a millisecond.
+  // path; later formatters, of any language, cost a fraction of a millisecond.
   new Intl.NumberFormat().format(0);
 }

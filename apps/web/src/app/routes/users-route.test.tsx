@@ -35,6 +35,6 @@ it('shows a list call that failed before the session had answered, and does not 
 
   expect(await screen.findByText('There was an error loading the users. Please try again.')).toBeTruthy();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  // The list's, not the chosen columns' (issue 29).
+  // The list's, not the chosen columns'.
   expect(calls.filter((call) => call.startsWith('/apis/accounts/') && call.includes('/users'))).toHaveLength(1);
 });

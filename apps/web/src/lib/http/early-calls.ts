@@ -1,5 +1,5 @@
 /**
- * Calls started before the page's code has loaded (issue 6). `src/early-calls.ts`, a small script
+ * Calls started before the page's code has loaded. `src/early-calls.ts`, a small script
  * the HTML loads beside the page's bundle, starts the Users page's first calls while the bundle
  * downloads; the HTTP client then adopts each answer once, for the same path and Accept header,
  * instead of calling again. `close` ends this when the page's start has taken what it needs: what

@@ -19,7 +19,7 @@ export function columnsOf(document: PreferencesDocument | null): UserColumn[] {
   return USER_COLUMNS.filter((column) => chosen.includes(column));
 }
 
-/** The signed-in administrator's chosen columns of the Users page, kept on the server (issue 29). */
+/** The signed-in administrator's chosen columns of the Users page, kept on the server. */
 export async function getUserColumns(
   orgId: string,
   { client = httpClient, signal }: { client?: HttpClient; signal?: AbortSignal } = {},

@@ -9,7 +9,7 @@ const clientAnswering = (response: Response) => {
   return { client: { get: vi.fn(), send } as unknown as HttpClient, send };
 };
 
-describe('saving the chosen columns (issue 29)', () => {
+describe('saving the chosen columns', () => {
   it('PATCHes them as JSON:API, in the table’s order, and answers them as the server kept them', async () => {
     const kept = { data: { type: 'preferences', id: 'a', attributes: { users_columns: ['status', 'created'] } } };
     const { client, send } = clientAnswering(answer(200, kept));

@@ -24,7 +24,7 @@ const fromBoolean = (value: boolean | undefined) => (value === undefined ? ALL :
 const toBoolean = (value: string) => (value === ALL ? undefined : value === 'true');
 
 /**
- * The filters of SPEC.md §2 and issue 29, applied as soon as they change. Long as one form: its
+ * The filters of SPEC.md §2, applied as soon as they change. Long as one form: its
  * labelled selects read top to bottom as the popover shows them.
  */
 export function FiltersPopover({ id, anchor, filters, onChange, onClose }: FiltersPopoverProps) {

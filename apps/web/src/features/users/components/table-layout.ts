@@ -20,7 +20,7 @@ const AT_MOST_TWO_LINES = { ...lineClamp(2), overflowWrap: 'anywhere', textOverf
  * The parts of the table's cells, styled once by the table (`tableStyles`) rather than by an `sx`
  * on each element of each of its 25 to 100 rows: every `sx` and MUI text element is resolved
  * again at each render of each row (the first render's longest task was 80 ms with them, 58 ms
- * without: issue 6).
+ * without).
  */
 export const cellClasses = {
   wideOnly: 'UsersTable-wideOnly',

@@ -60,7 +60,7 @@ const renderPage = (url = '/') =>
 // Hidden: while a menu is open, the page behind it is hidden from screen readers.
 const headers = () => screen.getAllByRole('columnheader', { hidden: true }).map((header) => header.textContent);
 
-describe('the data source and last sign-in filters (issue 29)', () => {
+describe('the data source and last sign-in filters', () => {
   it('are read from the URL, asked of the API and counted in the badge', async () => {
     renderPage('/?isExternal=true&lastSignIn=not90d&page=2');
     await screen.findByRole('rowheader', { name: /User 001/ });
@@ -110,7 +110,7 @@ describe('the data source and last sign-in filters (issue 29)', () => {
   });
 });
 
-describe('the chosen columns (issue 29)', () => {
+describe('the chosen columns', () => {
   it('shows the columns saved for the administrator, and no rows before they are known', async () => {
     saved = ['status', 'last_sign_in'];
     let release = () => {};

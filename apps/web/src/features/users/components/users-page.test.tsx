@@ -31,7 +31,7 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (input: string) => {
       const url = new URL(input, 'http://localhost');
-      // The chosen columns (issue 29): SPEC.md's; users-page.columns.test.tsx tests them.
+      // The chosen columns: SPEC.md's; users-page.columns.test.tsx tests them.
       if (url.pathname.endsWith('/preferences')) {
         return jsonResponse(200, {
           data: { type: 'preferences', attributes: { users_columns: [...DEFAULT_USER_COLUMNS] } },

@@ -72,7 +72,7 @@ export function UsersPage({
   const queryClient = useQueryClient();
   const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState({
     // A change's list call starts with the change, not after the page has re-rendered for it
-    // (issue 6: 90–145 ms on the loaded 2-core machine); the page then finds it under way.
+    // (90–145 ms on the loaded 2-core machine); the page then finds it under way.
     onNavigate: (next) => {
       if (orgId) void queryClient.prefetchQuery(getUsersQueryOptions(orgId, next));
     },

@@ -63,7 +63,7 @@ describe('the rows of the users table', () => {
   });
 });
 
-describe('the chosen columns of the users table (issue 29)', () => {
+describe('the chosen columns of the users table', () => {
   // Their code loads apart; the page loads it before it draws them (main.tsx).
   beforeAll(() => preloadTimeCells());
   const headers = () => screen.getAllByRole('columnheader').map((header) => header.textContent);

@@ -62,7 +62,7 @@ export function UsersToolbar({
           query={query}
           selection={selection}
           hasSelection={hasSelection}
-          // The columns shown (issue 29); SPEC.md's while they load.
+          // The columns shown; SPEC.md's while they load.
           columns={columns ?? DEFAULT_USER_COLUMNS}
         />
       </Box>

@@ -31,7 +31,7 @@ export function useUsersUrlState(
   const [searchParams, setSearchParams] = useSearchParams();
   const query = useMemo(() => parseUsersSearchParams(searchParams), [searchParams]);
   // The changes below are the same functions for the life of the page, so that the parts they are
-  // given to (memoised: the footer, the table's head) do not re-render for each change (issue 6).
+  // given to (memoised: the footer, the table's head) do not re-render for each change.
   // They read the address and React Router's setter (a new function at each address) as of the last
   // render committed: what the person sees when they act.
   const latest = useRef({ searchParams, setSearchParams, onNavigate: options.onNavigate });
