@@ -11,7 +11,6 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/database.ts';
 import { ensureLargeOrganization } from '../src/db/seed-large.ts';
 import { signIn } from '../test/support/sign-in.ts';
-import { freePort } from '../test/support/test-server.ts';
 import { startServerProcess } from './load-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
