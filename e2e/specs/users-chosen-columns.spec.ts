@@ -106,9 +106,13 @@ describe('the Columns menu', () => {
     await users.waitForList(1, 25, ACME_TOTAL);
     expect(await headers(users.page)).toEqual(['', 'User', 'Status', 'Last sign-in', 'Created']);
     const answer = await users.api();
-    const cells = await users.rows.evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll('td')].slice(-2).map((cell) => cell.textContent ?? '')),
-    );
+    const readCells = () =>
+      users.rows.evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].slice(-2).map((cell) => cell.textContent ?? '')),
+      );
+    // The time columns' code may still be on its way: their cells are empty until it comes.
+    await expect.poll(async () => (await readCells()).flat().filter((text) => text === '').length).toBe(0);
+    const cells = await readCells();
     answer.data.forEach((user, index) => {
       const [lastSignIn = '', created = ''] = cells[index] ?? [];
       const at = user.attributes.last_sign_in_at;

@@ -12,7 +12,7 @@ import nl from '../../apps/web/src/locales/nl/translation.json';
 import pt from '../../apps/web/src/locales/pt/translation.json';
 import { SAME_AS_ENGLISH } from '../../apps/web/src/locales/same-as-english.ts';
 import zh from '../../apps/web/src/locales/zh/translation.json';
-import { screenshot, signInAs } from '../support/browser.ts';
+import { screenshot, signInByRequests } from '../support/browser.ts';
 import { changeDatabase, createAccount, DEMO_ORGS } from '../support/database.ts';
 import { Suite, type UsersPage } from '../support/users-page.ts';
 
@@ -60,8 +60,18 @@ function fill(text: string, values: Record<string, string | number>, language: s
   });
 }
 
+const patterns = new Map<string, RegExp>();
 /** A pattern that finds an English text on screen, whatever its placeholders were filled with. */
 function englishPattern(text: string): RegExp {
+  let pattern = patterns.get(text);
+  if (!pattern) {
+    pattern = compileEnglishPattern(text);
+    patterns.set(text, pattern);
+  }
+  return pattern;
+}
+
+function compileEnglishPattern(text: string): RegExp {
   const parts = text.split(/\{\{[^}]*\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const body = parts.join('[\\s\\S]{1,80}?');
   // Whole words only, but next to any non-Latin letter (a CJK text) an English word still counts.
@@ -92,13 +102,13 @@ beforeAll(() =>
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 
-/** Signs in as the language's account on the identity provider's page, as a person would. */
-async function signInIn(language: SupportedLocale): Promise<UsersPage> {
-  const users = await suite.open({ as: null, waitUntil: 'commit' });
-  const account = accountFor(language);
-  await signInAs(users.page, account.email, account.password);
-  await users.page.waitForURL((url) => url.pathname === '/');
-  return users;
+/** The Users page, signed in as the language's account. */
+function signInIn(language: SupportedLocale): Promise<UsersPage> {
+  const { email, password } = accountFor(language);
+  return suite.open({
+    as: null,
+    setup: (users) => signInByRequests(users.context, suite.baseUrl, { email, password }),
+  });
 }
 
 /** Everything a person or a screen reader gets as text: what is rendered, and the naming attributes. */
