@@ -9,26 +9,30 @@ import { startTestServer, type TestServer } from './support/test-server.ts';
 
 const getRaw = (url: string, acceptEncoding: string) => sendRaw(url, { 'accept-encoding': acceptEncoding });
 
-describe("the built page's files", () => {
-  // A build as `npm run build` writes it (apps/web/build/precompressed-assets.ts): each script with
-  // its Brotli and gzip copies beside it.
-  const script = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `user ${i}`))};\n`;
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-dist-'));
-  mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-  writeFileSync(path.join(dist, 'assets/index-abc123.js'), script);
-  writeFileSync(path.join(dist, 'assets/index-abc123.js.br'), brotliCompressSync(script));
-  writeFileSync(path.join(dist, 'assets/index-abc123.js.gz'), gzipSync(script));
-  const url = () => `${server.baseUrl}/assets/index-abc123.js`;
+// A build as `npm run build` writes it (apps/web/build/precompressed-assets.ts): the HTML shell, and
+// each script with its Brotli and gzip copies beside it.
+const script = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `user ${i}`))};\n`;
+const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-dist-'));
+mkdirSync(path.join(dist, 'assets'));
+writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html><head></head><body><div id="root"></div></body></html>',
+);
+writeFileSync(path.join(dist, 'assets/index-abc123.js'), script);
+writeFileSync(path.join(dist, 'assets/index-abc123.js.br'), brotliCompressSync(script));
+writeFileSync(path.join(dist, 'assets/index-abc123.js.gz'), gzipSync(script));
 
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST: dist });
-  });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ WEB_DIST: dist });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe("the built page's files", () => {
+  const url = () => `${server.baseUrl}/assets/index-abc123.js`;
 
   it('are sent as their Brotli copy to a browser that takes Brotli', async () => {
     const response = await getRaw(url(), 'gzip, deflate, br, zstd');
@@ -58,19 +62,6 @@ describe("the built page's files", () => {
 });
 
 describe("the page's HTML", () => {
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'users-admin-web-html-'));
-  const template = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';
-  writeFileSync(path.join(dist, 'index.html'), template);
-
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST: dist });
-  });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
-
   it('is the same plain shell, signed in or not: the browser draws the page, no user is in it', async () => {
     const { jar } = await signIn(server.baseUrl, 'admin@acme.example', 'admin');
     for (const cookie of [undefined, jar.header()]) {
