@@ -26,3 +26,15 @@ export function searchGrams(text: string): string[] {
   if (characters.length === 1) return text > '\u007f' ? [text] : [];
   return [...new Set(characters.slice(1).map((character, i) => `${characters[i]}${character}`))];
 }
+
+/** What `search_grams()` holds for a text: its pairs of adjacent characters and each character outside ASCII. */
+export function textGrams(text: string): Set<string> {
+  const characters = [...text];
+  const grams = new Set<string>();
+  for (let i = 0; i < characters.length; i++) {
+    const character = characters[i] as string;
+    if (i > 0) grams.add(`${characters[i - 1]}${character}`);
+    if (character > '\u007f') grams.add(character);
+  }
+  return grams;
+}
