@@ -19,7 +19,7 @@ export async function startGramInitialsLoad(db: Db, orgId: string) {
       const initial = sortName.length > 0 ? String.fromCodePoint(sortName.codePointAt(0) as number) : '';
       const grams = byInitial.get(initial) ?? new Set<string>();
       byInitial.set(initial, grams);
-      for (const gram of textGrams(searchText)) grams.add(gram);
+      textGrams(searchText, grams);
     },
     /** Writes the rows gathered and ends the organisation's pending state. */
     async finish() {
