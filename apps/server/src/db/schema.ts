@@ -9,6 +9,8 @@ export interface Database {
   users: UsersTable;
   user_counts: UserCountsTable;
   sign_in_counts: SignInCountsTable;
+  search_gram_initials: SearchGramInitialsTable;
+  search_gram_initials_pending: { org_id: string };
   sessions: SessionsTable;
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
@@ -19,6 +21,13 @@ export interface Database {
   job_results: JobResultsTable;
   invitations: InvitationsTable;
   mail_outbox: MailOutboxTable;
+}
+
+/** The first characters of `sort_name` among the holders of each search pair, added by triggers on `users` (0009). */
+export interface SearchGramInitialsTable {
+  org_id: string;
+  gram: string;
+  initial: string;
 }
 
 /** Users per organisation and filter value, kept exact by triggers on `users` (0001-baseline). */

@@ -3,6 +3,7 @@ import { uuidv7 } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { searchText, sortName } from '../lib/user-text.ts';
 import type { Db } from './database.ts';
+import { startGramInitialsLoad } from './gram-initials-load.ts';
 import type { NewUserRow } from './schema.ts';
 import { createRandom, type GeneratedUser, generateUser } from './seed-data.ts';
 import { lastSignIn, SEED_HISTORY_MS } from './seed-sign-ins.ts';
@@ -130,6 +131,7 @@ export interface SeedOrganizationOptions {
 export async function seedOrganization(db: Db, options: SeedOrganizationOptions): Promise<string> {
   const orgId = options.id ?? uuidv7();
   await db.insertInto('organizations').values({ id: orgId, name: options.name, slug: options.slug }).execute();
+  const initials = await startGramInitialsLoad(db, orgId);
   const random = createRandom(options.seed ?? 1);
   // Sign-ins from a stream of their own, so that the users generated stay those of earlier versions.
   const signInRandom = createRandom((options.seed ?? 1) + 7919);
@@ -147,7 +149,9 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
       const n = generated + i + 1;
       const user = generateUser(random, n, `${options.slug}.example`);
       const createdAt = Math.floor(start + n * step);
-      rows.push(toRow(orgId, user, createdAt, lastSignIn(signInRandom, user.status, createdAt, now)));
+      const row = toRow(orgId, user, createdAt, lastSignIn(signInRandom, user.status, createdAt, now));
+      initials.add(row.sort_name, row.search_text);
+      rows.push(row);
     }
     rows.sort((a, b) => (a.sort_name < b.sort_name ? -1 : a.sort_name > b.sort_name ? 1 : 0));
     generated += count;
@@ -163,6 +167,7 @@ export async function seedOrganization(db: Db, options: SeedOrganizationOptions)
     inserted += await batch;
     options.onProgress?.(inserted, options.users);
   }
+  await initials.finish();
   return orgId;
 }
 

@@ -26,3 +26,21 @@ export function searchGrams(text: string): string[] {
   if (characters.length === 1) return text > '\u007f' ? [text] : [];
   return [...new Set(characters.slice(1).map((character, i) => `${characters[i]}${character}`))];
 }
+
+/**
+ * What `search_grams()` holds for a text: its pairs of adjacent characters and each character outside
+ * ASCII, added to `into`. By UTF-16 index, not by an array of characters: a bulk seed runs it on every user.
+ */
+export function textGrams(text: string, into = new Set<string>()): Set<string> {
+  let previous = -1;
+  for (let i = 0; i < text.length; ) {
+    const code = text.charCodeAt(i);
+    const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    const width = code >= 0xd800 && code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+    if (previous >= 0) into.add(text.slice(previous, i + width));
+    if (code > 0x7f) into.add(text.slice(i, i + width));
+    previous = i;
+    i += width;
+  }
+  return into;
+}

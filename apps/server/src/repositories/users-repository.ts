@@ -2,6 +2,7 @@ import { SEARCH_WINDOW, type UserListQuery } from '@users-admin/contract';
 import { sql } from 'kysely';
 import { type Db, planOnce } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
+import { nameRange } from './search-gram-initials.ts';
 import { createSearchGramStats } from './search-gram-stats.ts';
 import {
   type Condition,
@@ -166,11 +167,15 @@ export function createUsersRepository(db: Db) {
   /**
    * The page at `offset` in the order, or from the far end reversed, walking an ordered index alone
    * past every entry the offset skips (a search is then dense: it finds a page soon); then each row by its key.
+   * By name, a search's walk starts at the first initial that can hold a match (`nameRange`).
    */
   async function walkPage(orgId: string, query: UserListQuery, offset: number, limit: number, reversed: boolean) {
     const { columns, descending } = orderOf(query);
     const direction = descending !== reversed ? 'desc' : 'asc';
+    const { from, before } = query.sort && query.search ? await nameRange(db, orgId, query.search) : {};
     let ids = matching(orgId, query, false).select('id');
+    if (from) ids = ids.where('sort_name', '>=', from);
+    if (before) ids = ids.where('sort_name', '<', before);
     for (const column of columns) ids = ids.orderBy(column, direction);
     let rows = db
       .selectFrom(ids.offset(offset).limit(limit).as('page'))
