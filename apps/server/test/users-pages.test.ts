@@ -19,11 +19,11 @@ import { startTestServer, type TestServer } from './support/test-server.ts';
 import { userRow } from './support/user-rows.ts';
 
 /** Every list of an organisation larger than the search window, against plain OFFSET queries. */
-describe('pages and totals of an organisation of 12,345 users', () => {
+describe('pages and totals of an organisation of 4,321 users', () => {
   let server: TestServer;
   let users: UsersRepository;
   let orgId: string;
-  const USERS = 12_345;
+  const USERS = 4_321;
 
   beforeAll(async () => {
     server = await startTestServer();
