@@ -291,10 +291,13 @@ describe('the page in each of the nine languages (SPEC.md §9)', () => {
         .locator('main table thead th')
         .evaluateAll((cells) => cells.slice(-2).map((cell) => (cell as HTMLElement).innerText.trim())),
     ).toEqual([t('users.lastSignIn.column'), t('users.created.column')]);
-    const never = await users.rows.evaluateAll((rows) =>
-      rows.map((row) => row.querySelectorAll('td')[4]?.textContent).filter((text) => !text?.includes(',')),
-    );
-    for (const text of never) expect(text).toBe(t('users.lastSignIn.never'));
+    // The cells stay empty until that code has come: a last sign-in is a time ("…, …") or Never.
+    const lastSignIns = () =>
+      users.rows.evaluateAll((rows) => rows.map((row) => row.querySelectorAll('td')[4]?.textContent ?? ''));
+    await expect.poll(async () => (await lastSignIns()).filter((text) => text === '').length).toBe(0);
+    for (const text of (await lastSignIns()).filter((cell) => !cell.includes(','))) {
+      expect(text).toBe(t('users.lastSignIn.never'));
+    }
     await page
       .getByRole('button', { name: t('users.columns.moreAbout', { column: t('users.lastSignIn.column') }) })
       .hover();
