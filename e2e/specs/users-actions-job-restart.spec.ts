@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { Suite } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
 
 // A job over every match outlives a restart of the server: the page's progress waits through it and
 // goes on, and the job resumes where it stopped. One user per batch, so that it is still running;

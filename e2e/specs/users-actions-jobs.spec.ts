@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
-import { Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // An action over every matching user: a job at the server, its progress with Cancel, then its
 // result. One user per batch, so that a job over a few hundred users lasts long enough to watch.

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TOTAL, BREAKPOINTS, Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import { ACME_TOTAL, BREAKPOINTS, type UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 bulk Actions menu, §4 per-row links, §5 the no-selection alert, §9 its 5000 ms.
 const suite = new Suite();
@@ -124,7 +125,7 @@ describe('per-row links', () => {
   });
 
   it('Contact support opens SUPPORT_URL in a new tab and makes no call', async () => {
-    const users = await suite.open();
+    const users = await suite.open({ fresh: true });
     await users.waitForList(1, 25, ACME_TOTAL);
     // The support site is not there: the new tab gets a page of the test's own.
     await users.context.route(`${SUPPORT_URL}**`, (route) =>

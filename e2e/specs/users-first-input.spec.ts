@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Nothing shown is dead: what the page shows works from the moment it shows it, on a cold load
 // (each test opens a new browser context, with an empty cache).

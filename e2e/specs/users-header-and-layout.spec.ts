@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TOTAL, BREAKPOINTS, Suite } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import { ACME_TOTAL, BREAKPOINTS } from '../support/users-page.ts';
 
 // SPEC.md §2 "Users page": the header (title, breadcrumbs, back button) and the order of what follows.
 const HOME_URL = 'http://home.example/acme/';
@@ -20,6 +21,7 @@ async function box(locator: Locator) {
 describe('the Users page header and layout', () => {
   it('shows the title and the breadcrumbs Home → Users, and Home leads to the organisation home address', async () => {
     const users = await suite.open({
+      fresh: true,
       setup: async ({ context }) => {
         await context.route(`${HOME_URL}**`, (route) =>
           route.fulfill({ contentType: 'text/html', body: '<title>Acme home</title><h1>Acme home</h1>' }),
@@ -45,6 +47,7 @@ describe('the Users page header and layout', () => {
 
   it('has a back button that goes to the launchpad address', async () => {
     const users = await suite.open({
+      fresh: true,
       setup: async ({ context }) => {
         await context.route(`${LAUNCHPAD_URL}**`, (route) =>
           route.fulfill({ contentType: 'text/html', body: '<title>Launchpad</title><h1>Launchpad</h1>' }),

@@ -14,7 +14,8 @@ import { SAME_AS_ENGLISH } from '../../apps/web/src/locales/same-as-english.ts';
 import zh from '../../apps/web/src/locales/zh/translation.json';
 import { screenshot, signInByRequests } from '../support/browser.ts';
 import { changeDatabase, createAccount, DEMO_ORGS } from '../support/database.ts';
-import { Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Over 300 lines: one walk of the page per language, and the helpers that find English left on screen.
 

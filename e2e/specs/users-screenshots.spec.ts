@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { designTokens } from '../../apps/web/src/config/design-tokens.ts';
 import { screenshot } from '../support/browser.ts';
+import { Suite } from '../support/suite.ts';
 import {
   ACME_TOTAL,
   ACME_USER,
@@ -10,7 +11,6 @@ import {
   EMPTY_LIST,
   holdListAnswers,
   JSON_API,
-  Suite,
   USERS_API,
   type UsersPage,
 } from '../support/users-page.ts';

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TOTAL, BREAKPOINTS, holdListAnswers, Suite, type UsersPage, wireParams } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import { ACME_TOTAL, BREAKPOINTS, holdListAnswers, type UsersPage, wireParams } from '../support/users-page.ts';
 
 // SPEC.md §2 filter menu and pagination, §4 sort, §5 search rules, §9 paging constants.
 const suite = new Suite();

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import { ACME_TOTAL, type UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §4 "Selection" and §6: third-party users cannot be selected.
 const suite = new Suite();

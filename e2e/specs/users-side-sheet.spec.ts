@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
-import { ACME_TOTAL, Suite, type UsersPage } from '../support/users-page.ts';
+import { Suite } from '../support/suite.ts';
+import { ACME_TOTAL, type UsersPage } from '../support/users-page.ts';
 
 // A user's side sheet: a user's name opens a dialog on the right with their details; the
 // address carries `user=<id>`, so a link opens it and Back closes it; the list's page and selection
@@ -109,7 +110,7 @@ describe("a user's side sheet", () => {
   });
 
   it('copies the id with its button', async () => {
-    const users = await suite.open();
+    const users = await suite.open({ fresh: true });
     await users.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await users.waitForList(1, 25, ACME_TOTAL);
     const user = (await users.api()).data[0];

@@ -1,12 +1,12 @@
 import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Suite } from '../support/suite.ts';
 import {
   ACME_TOTAL,
   ACME_USER,
   EMPTY_LIST,
   holdListAnswers,
   JSON_API,
-  Suite,
   USERS_API,
   type UsersPage,
 } from '../support/users-page.ts';

@@ -1,8 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { expect, inject } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
-import type { RunningServer } from './server.ts';
+import { expect } from 'vitest';
+import type { StorageState } from './seeded-server.ts';
 
 // Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object, the suite
 // that starts a server and browser, the API's fixtures).
@@ -16,8 +14,6 @@ export const ACME_TOTAL = 423;
 export const USERS_API = /\/apis\/accounts\/api\/v3\/orgs\/[^/?]+\/users(\?|$)/;
 export const SESSION_API = /\/apis\/oidc\/userinfo$/;
 export const JSON_API = 'application/vnd.api+json';
-/** The server's own session cookie (the identity provider's cookies are others). */
-const SERVER_SESSION_COOKIE = 'sid';
 
 export type Viewport = { width: number; height: number };
 
@@ -61,7 +57,15 @@ export interface ApiList {
   meta: { total_count: number; total_count_relation: 'eq' | 'gte' };
 }
 
-/** The Users page in a fresh browser context, with the list calls it makes recorded in order. */
+export interface OpenOptions {
+  path?: string;
+  viewport?: Viewport;
+  setup?: (usersPage: UsersPage) => Promise<void>;
+  /** 'commit' for a page that leaves before it has loaded. */
+  waitUntil?: 'load' | 'commit';
+}
+
+/** The Users page in a new page, with the list calls it makes recorded in order. */
 export class UsersPage {
   /** Every users-list request the page made, as URLs. */
   readonly listRequests: URL[] = [];
@@ -76,6 +80,7 @@ export class UsersPage {
     readonly context: BrowserContext,
     readonly page: Page,
     readonly baseUrl: string,
+    private readonly ownsContext: boolean,
   ) {
     page.on('request', (request) => {
       this.allRequests.push({ url: request.url(), type: request.resourceType(), at: Date.now() });
@@ -97,24 +102,19 @@ export class UsersPage {
    * Opens `path` in a new context. `setup` runs before the page loads (routes, init scripts).
    * Does not wait for the list: tests wait for what they expect to see.
    */
-  static async open(
-    browser: Browser,
-    baseUrl: string,
-    options: {
-      state?: StorageState;
-      path?: string;
-      viewport?: Viewport;
-      setup?: (usersPage: UsersPage) => Promise<void>;
-      /** 'commit' for a page that leaves before it has loaded. */
-      waitUntil?: 'load' | 'commit';
-    } = {},
-  ): Promise<UsersPage> {
+  static async open(browser: Browser, baseUrl: string, options: OpenOptions & { state?: StorageState } = {}) {
     const context = await browser.newContext({
       viewport: options.viewport ?? BREAKPOINTS.xl,
       ...(options.state ? { storageState: options.state } : {}),
     });
+    return UsersPage.openIn(context, baseUrl, options, true);
+  }
+
+  /** Opens `path` in a new page of `context`; closing it closes the context too when it `owns` it. */
+  static async openIn(context: BrowserContext, baseUrl: string, options: OpenOptions = {}, owns = false) {
     const page = await context.newPage();
-    const usersPage = new UsersPage(context, page, baseUrl);
+    if (!owns && options.viewport) await page.setViewportSize(options.viewport);
+    const usersPage = new UsersPage(context, page, baseUrl, owns);
     await options.setup?.(usersPage);
     await page.goto(`${baseUrl}${options.path ?? '/'}`, { waitUntil: options.waitUntil ?? 'load' });
     return usersPage;
@@ -130,7 +130,7 @@ export class UsersPage {
   }
 
   async close(): Promise<void> {
-    await this.context.close();
+    await (this.ownsContext ? this.context.close() : this.page.close());
   }
 
   // What the page shows ------------------------------------------------------------------------
@@ -424,97 +424,4 @@ export async function holdListAnswers(page: Page) {
       await page.unroute(USERS_API, handler);
     },
   };
-}
-
-/**
- * One spec file's world: one server on its own copy of the seeded demo data, one browser, and the
- * demo accounts already signed in (see seeded-server.ts); every test opens its pages in fresh
- * contexts (closed after the test).
- */
-export class Suite {
-  server!: RunningServer;
-  browser!: Browser;
-  private states: Record<string, StorageState> = {};
-  private opened: UsersPage[] = [];
-
-  get baseUrl(): string {
-    return this.server.baseUrl;
-  }
-
-  /**
-   * `prepare` changes the server's copy of the demo data before the server starts. `shared` uses
-   * the run's shared server (support/shared-server.ts) instead of one of the file's own: for files
-   * that only read, and change nothing others would see (preferences, users, sessions they share).
-   */
-  async start({
-    env = {},
-    prepare,
-    shared = false,
-  }: {
-    env?: Record<string, string>;
-    prepare?: (dataDir: string) => Promise<void>;
-    shared?: boolean;
-  } = {}) {
-    if (shared) {
-      const { baseUrl, states } = inject('sharedServer');
-      this.browser = await launchBrowser();
-      this.server = { baseUrl, dataDir: '', output: () => '', stop: async () => {} };
-      this.states = states;
-      return;
-    }
-    // The browser starts while the server does; it is waited for only if the template must be made.
-    const browser = launchBrowser();
-    const [launched, seeded] = await Promise.all([
-      browser,
-      startSeededServer(() => browser, [ACME_ADMIN, ACME_USER], env, prepare),
-    ]).catch(async (error: unknown) => {
-      await browser.then((b) => b.close()).catch(() => {});
-      throw error;
-    });
-    this.browser = launched;
-    this.server = seeded.server;
-    this.states = seeded.states;
-  }
-
-  state(account: Account = ACME_ADMIN): StorageState {
-    const state = this.states[account.email];
-    if (!state) throw new Error(`${account.email} was not signed in by Suite.start`);
-    return state;
-  }
-
-  /**
-   * The Users page at `path`, signed in as `as` (the Acme admin by default), or signed out with `as: null`.
-   *
-   * `session: 'own'` keeps the sign-in at the identity provider but not the server's session cookie,
-   * so the page starts a session of its own by silent sign-in. Use it in every test that may renew
-   * the session: a renewal ends the session it replaces, and the shared one must live on.
-   */
-  async open(
-    options: {
-      as?: Account | null;
-      session?: 'shared' | 'own';
-      path?: string;
-      viewport?: Viewport;
-      setup?: (usersPage: UsersPage) => Promise<void>;
-      waitUntil?: 'load' | 'commit';
-    } = {},
-  ): Promise<UsersPage> {
-    const { as = ACME_ADMIN, session = 'shared', ...rest } = options;
-    let state = as ? this.state(as) : undefined;
-    if (state && session === 'own') {
-      state = { ...state, cookies: state.cookies.filter((cookie) => cookie.name !== SERVER_SESSION_COOKIE) };
-    }
-    const usersPage = await UsersPage.open(this.browser, this.baseUrl, { ...rest, ...(state ? { state } : {}) });
-    this.opened.push(usersPage);
-    return usersPage;
-  }
-
-  async closePages(): Promise<void> {
-    for (const usersPage of this.opened.splice(0)) await usersPage.close();
-  }
-
-  async stop(): Promise<void> {
-    await this.browser?.close();
-    await this.server?.stop();
-  }
 }
