@@ -22,6 +22,7 @@ const ENGINE_FREE = [
   'test/micro-frontend-scripts.test.ts',
   'test/compression.test.ts',
   'test/web-app.test.ts',
+  'test/migrations-up-to-date.test.ts',
 ];
 const onPostgres = ENGINE_FREE.flatMap((glob) => ['--exclude', glob]);
 

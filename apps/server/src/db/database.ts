@@ -151,8 +151,12 @@ async function analyzeIfNeverAnalyzed(db: Db): Promise<void> {
   if (rows[0]?.never) await sql`analyze`.execute(db);
 }
 
-/** Brings the schema up to date: a database of the migrations before the baseline first (`legacy-upgrade.ts`). */
+/**
+ * Brings the schema up to date: a database of the migrations before the baseline first (`legacy-upgrade.ts`).
+ * One already up to date is left alone: the migrator's own check reads the whole catalog, long on PGlite.
+ */
 export async function migrate(db: Db): Promise<void> {
+  if (await appliedEveryMigration(db)) return;
   await upgradeLegacySchema(db);
   const migrator = new Migrator({
     db,
@@ -163,4 +167,14 @@ export async function migrate(db: Db): Promise<void> {
     if (result.status === 'Error') throw new Error(`Migration ${result.migrationName} failed`, { cause: error });
   }
   if (error) throw error;
+}
+
+/** Whether the database records exactly this code's migrations as applied (and has the migrator's lock table). */
+export async function appliedEveryMigration(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`select to_regclass('kysely_migration') is not null
+    and to_regclass('kysely_migration_lock') is not null as found`.execute(db);
+  if (!rows[0]?.found) return false;
+  const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  const expected = Object.keys(migrations).sort();
+  return applied.rows.length === expected.length && applied.rows.every((row, i) => row.name === expected[i]);
 }
