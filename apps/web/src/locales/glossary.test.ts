@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import { glossaryProblems, parseGlossary } from '@users-admin/contract/glossary';
 import { describe, expect, it } from 'vitest';

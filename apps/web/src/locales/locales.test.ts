@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import { describe, expect, it } from 'vitest';
 import { flatten, type Tree } from './locale-tree.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { SUPPORTED_LOCALES } from '@users-admin/contract';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEarlyCalls } from './early-calls.ts';
 import { createHttpClient } from './http-client.ts';

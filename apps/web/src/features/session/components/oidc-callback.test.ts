@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { toCallbackMessage } from './oidc-callback.tsx';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { demoUser } from '../../../testing/users-fixtures.ts';
 import { toUser } from '../api/get-users.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { type HttpClient, HttpError } from '../../../lib/http/http-client.ts';
 import { saveUserColumns } from './save-user-columns.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import i18n from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpClient } from '../../../lib/http/http-client.ts';

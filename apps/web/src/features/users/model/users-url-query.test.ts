@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { activeFilterCount, nextSort, parseUsersSearchParams, writeUsersSearchParams } from './users-url-query.ts';
 
