@@ -2,8 +2,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { newPage, screenshot, signInAs } from '../support/browser.ts';
+import type { RunningServer } from '../support/server.ts';
+import { Suite } from '../support/suite.ts';
 
 // Over 300 lines: each start-up case uses the server and browser this file starts once.
 
@@ -58,8 +59,19 @@ interface Recorded {
 }
 const recorded = (page: Page) => page.evaluate(() => (window as unknown as { startup: Recorded }).startup);
 
-async function openSignedIn(browser: Browser, baseUrl: string, viewport = { width: 1440, height: 900 }) {
-  const { context, page } = await newPage(browser, viewport);
+/** The page in a context of its own, signed in with the session the seeded server was made with. */
+async function openSignedIn(suite: Suite, viewport = { width: 1440, height: 900 }) {
+  const context = await suite.browser.newContext({ viewport, storageState: suite.state() });
+  const page = await context.newPage();
+  await page.addInitScript(RECORDER);
+  await page.goto(`${suite.baseUrl}/`);
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  return { context, page };
+}
+
+/** The page in a new context, signed in on the identity provider's form as a person would. */
+async function openAndSignIn(browser: Browser, baseUrl: string) {
+  const { context, page } = await newPage(browser);
   await page.addInitScript(RECORDER);
   await page.goto(`${baseUrl}/`);
   await signInAs(page, ADMIN.email, ADMIN.password);
@@ -77,15 +89,14 @@ async function startupScripts(page: Page) {
 }
 
 describe('start-up with the reference micro-frontends (the default set-up)', () => {
+  const suite = new Suite();
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    await suite.start();
+    ({ server, browser } = suite);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => suite.stop());
 
   it('adds both scripts to the head with credentials before mounting, and shows the global navigator', async () => {
     const { context, page } = await newPage(browser);
@@ -159,7 +170,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it('draws its first rows in its first render when they come at once, and the loading state when they are late', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const { context, page } = await openSignedIn(suite);
     // Signed in, the page has answered once: a reload is a returning administrator's start. The
     // page's bundle is held until its calls, started from the head, have answered.
     const listAnswered = page.waitForResponse((response) =>
@@ -201,7 +212,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it("draws the footer with the rows, and while the footer's code is late its place holds no control", async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const { context, page } = await openSignedIn(suite);
     await page.reload();
     await page.locator('main tbody tr').first().waitFor();
     await page.locator('.MuiTablePagination-root').waitFor();
@@ -232,7 +243,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it('keeps the global navigator on a phone', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl, { width: 400, height: 900 });
+    const { context, page } = await openSignedIn(suite, { width: 400, height: 900 });
     const bar = page.getByRole('navigation', { name: 'Global navigation' });
     await bar.getByText(ADMIN.name).waitFor();
     expect(await page.locator('global-navigator').boundingBox()).toMatchObject({ y: 0, height: 64, width: 400 });
@@ -243,7 +254,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it('signs out from the global navigator', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const { context, page } = await openAndSignIn(browser, server.baseUrl);
     const link = page.getByRole('navigation', { name: 'Global navigation' }).getByRole('link', { name: 'Sign out' });
     await link.waitFor({ timeout: 15_000 });
     await link.click();
@@ -261,7 +272,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it('retries a lazily loaded part that failed to arrive, raising vite:preloadError each time', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const { context, page } = await openSignedIn(suite);
     let failures = 0;
     // Its address, and the new addresses its retries ask for (`?retry=N`).
     await page.route(/\/assets\/filters-popover-[^/?]+\.js(\?.*)?$/, async (route) => {
@@ -281,7 +292,7 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
   });
 
   it('leaves out a lazily loaded part that never arrives, and the rest of the page goes on', async () => {
-    const { context, page } = await openSignedIn(browser, server.baseUrl);
+    const { context, page } = await openSignedIn(suite);
     let attempts = 0;
     await page.route(/\/assets\/users-pagination-[^/?]+\.js(\?.*)?$/, async (route) => {
       attempts += 1;
@@ -306,18 +317,14 @@ describe('start-up with the reference micro-frontends (the default set-up)', () 
 });
 
 describe('start-up when a script is missing', () => {
+  const suite = new Suite();
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({ GLOBAL_NAVIGATOR_SCRIPT_URL: '/mfe/missing.js' }),
-      launchBrowser(),
-    ]);
+    await suite.start({ env: { GLOBAL_NAVIGATOR_SCRIPT_URL: '/mfe/missing.js' } });
+    ({ server, browser } = suite);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => suite.stop());
 
   it('still works when the global navigator script answers 404', async () => {
     const { context, page } = await newPage(browser);
