@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
 import { ACME_TOTAL, BREAKPOINTS, type UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 bulk Actions menu, §4 per-row links, §5 the no-selection alert, §9 its 5000 ms.
 const suite = new Suite();
-const SUPPORT_URL = 'https://support.acme.example/help';
-beforeAll(() => suite.start({ env: { SUPPORT_URL } }));
+const { SUPPORT_URL } = SHARED_LINKS;
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

@@ -1,14 +1,14 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
 import { ACME_TOTAL, BREAKPOINTS } from '../support/users-page.ts';
 
 // SPEC.md §2 "Users page": the header (title, breadcrumbs, back button) and the order of what follows.
-const HOME_URL = 'http://home.example/acme/';
-const LAUNCHPAD_URL = 'http://launchpad.example/';
+const { HOME_URL, LAUNCHPAD_URL } = SHARED_LINKS;
 
 const suite = new Suite();
-beforeAll(() => suite.start({ env: { HOME_URL, LAUNCHPAD_URL } }));
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

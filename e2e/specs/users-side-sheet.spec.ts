@@ -8,7 +8,7 @@ import { ACME_TOTAL, type UsersPage } from '../support/users-page.ts';
 // address carries `user=<id>`, so a link opens it and Back closes it; the list's page and selection
 // stay as they were.
 const suite = new Suite();
-beforeAll(() => suite.start());
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

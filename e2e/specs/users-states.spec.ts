@@ -1,5 +1,6 @@
 import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
 import {
   ACME_TOTAL,
@@ -13,9 +14,9 @@ import {
 
 // SPEC.md §2 "Empty, error and loading states", §8 error catalogue (not found, load failure,
 // unauthorized), §2 routes that only show a loading indicator.
-const HOME_URL = 'http://home.example/acme/';
+const { HOME_URL } = SHARED_LINKS;
 const suite = new Suite();
-beforeAll(() => suite.start({ env: { HOME_URL } }));
+beforeAll(() => suite.start({ shared: true }));
 afterEach(() => suite.closePages());
 afterAll(() => suite.stop());
 

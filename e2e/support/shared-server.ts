@@ -4,6 +4,13 @@ import type { StorageState } from './seeded-server.ts';
 import { startSeededServer } from './seeded-server.ts';
 import { ACME_ADMIN, ACME_USER } from './users-page.ts';
 
+/** The shared server's addresses of the pages around this one: the specs of its links read them. */
+export const SHARED_LINKS = {
+  HOME_URL: 'http://home.example/acme/',
+  LAUNCHPAD_URL: 'http://launchpad.example/',
+  SUPPORT_URL: 'https://support.acme.example/help',
+} as const;
+
 /** The server that spec files which only read share, started once for the whole run. */
 export interface SharedServer {
   baseUrl: string;
@@ -23,10 +30,14 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   let browser: ReturnType<typeof launchBrowser> | undefined;
-  const { server, states } = await startSeededServer(() => {
-    browser ??= launchBrowser();
-    return browser;
-  }, [ACME_ADMIN, ACME_USER]);
+  const { server, states } = await startSeededServer(
+    () => {
+      browser ??= launchBrowser();
+      return browser;
+    },
+    [ACME_ADMIN, ACME_USER],
+    SHARED_LINKS,
+  );
   await (await browser)?.close();
   project.provide('sharedServer', { baseUrl: server.baseUrl, states });
   return () => server.stop();
