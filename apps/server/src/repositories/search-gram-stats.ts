@@ -10,17 +10,19 @@ const MOST_GRAMS = 3;
 const MAX_AGE_MS = 10 * 60_000;
 
 export interface SearchGrams {
-  /** The pairs the index is asked for; none: the search is tested on every user the filters select. */
+  /** The pairs and filter keys the index is asked for; none: the search is tested on every user the filters select. */
   grams: string[];
+  /** Whether a pair of the search is among them: without one, most users the filters select may match. */
+  narrowed: boolean;
   /** The share of users that hold them all, taken as independent; 1 without any. */
   share: number;
 }
 
 /**
- * Which of a search's pairs of characters to ask the index of `search_grams()` for, by how many users
- * hold each: the planner's statistics of that index (its most common elements, across the parts of
- * `users`). An index lookup of many pairs reads each one's posting list, and a common pair's is as
- * long as the organisation: the rarest few find the same candidates, which LIKE then tests.
+ * Which of a search's pairs of characters, and of its filters' keys, to ask the index of `search_keys()`
+ * for, by how many users hold each: the planner's statistics of that index (its most common elements,
+ * across the parts of `users`). An index lookup of many keys reads each one's posting list, and a common
+ * pair's is as long as the organisation: the rarest few find the same candidates, which LIKE then tests.
  */
 export function createSearchGramStats(db: Db) {
   let frequencies: Map<string, number> | undefined;
@@ -31,7 +33,7 @@ export function createSearchGramStats(db: Db) {
     const { rows } = await sql<{ gram: string; share: number }>`
       select gram, max(share) as share from (
         select unnest(most_common_elems::text::text[]) as gram, unnest(most_common_elem_freqs) as share
-        from pg_stats where attname = 'search_grams'
+        from pg_stats where attname = 'search_keys'
       ) elements where gram is not null group by gram`.execute(db);
     frequencies = new Map(rows.map((row) => [row.gram, Number(row.share)]));
     loadedAt = Date.now();
@@ -47,16 +49,24 @@ export function createSearchGramStats(db: Db) {
   }
 
   return {
-    /** The rarest few of the search's pairs that narrow it (`chooseGrams`). */
-    async choose(search: string): Promise<SearchGrams> {
-      const all = searchGrams(search.toLowerCase());
-      return all.length === 0 ? { grams: [], share: 1 } : chooseGrams(all, await current());
+    /** The rarest few of the search's pairs and of the filters' `keys` that narrow it (`chooseGrams`). */
+    async choose(search: string, keys: readonly string[] = []): Promise<SearchGrams> {
+      const pairs = searchGrams(search.toLowerCase());
+      const shares = await current();
+      const byPairs = chooseGrams(pairs, shares);
+      // Keys alone find the filters' users, as their own indexes do in order: a walk finds a page sooner.
+      if (byPairs.grams.length === 0) return { ...byPairs, narrowed: false };
+      const chosen = chooseGrams([...pairs, ...keys], shares);
+      return { ...(chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs), narrowed: true };
     },
   };
 }
 
 /** The rarest MOST_GRAMS of `all` that narrow a search; a pair the statistics do not list is rare. */
-export function chooseGrams(all: readonly string[], shares: ReadonlyMap<string, number>): SearchGrams {
+export function chooseGrams(
+  all: readonly string[],
+  shares: ReadonlyMap<string, number>,
+): Omit<SearchGrams, 'narrowed'> {
   const rated = all
     .map((gram) => ({ gram, share: shares.get(gram) ?? 0 }))
     .filter(({ share }) => share <= USELESS_SHARE)

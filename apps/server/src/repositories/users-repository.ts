@@ -7,6 +7,7 @@ import { createSearchGramStats } from './search-gram-stats.ts';
 import {
   type Condition,
   FILTERS,
+  filterKeys,
   LISTED_COLUMNS,
   lastSignInCountParts,
   matchingUsers,
@@ -79,17 +80,19 @@ export function createUsersRepository(db: Db) {
   const gramStats = createSearchGramStats(db);
 
   /**
-   * The pairs of a search's characters to ask the index for, and how many users it has to test: the
-   * users holding those pairs (their share of the organisation) or those with the filters (kept counts).
+   * The pairs of a search's characters and the filters' keys to ask the index for, and how many users
+   * it has to test: the users holding those (their share of the organisation) or those with the filters
+   * (kept counts).
    */
   async function searchPlan(orgId: string, query: UserListQuery & { search: string }) {
     const { search, exactTotal: _, ...filtered } = query;
     const [chosen, everyone, users] = await Promise.all([
-      gramStats.choose(search),
+      gramStats.choose(search, filterKeys(query)),
       countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
       countUsers(orgId, filtered),
     ]);
-    return { grams: chosen.grams, candidates: Math.min(everyone.count * chosen.share, users.count) };
+    const candidates = Math.min(everyone.count * chosen.share, users.count);
+    return { grams: chosen.grams, candidates };
   }
 
   /**
@@ -222,7 +225,7 @@ export function createUsersRepository(db: Db) {
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (query.search && !query.exactTotal) return searchPage(orgId, { ...query, search: query.search }, offset);
-      const grams = query.search ? (await gramStats.choose(query.search)).grams : [];
+      const grams = query.search ? (await gramStats.choose(query.search, filterKeys(query))).grams : [];
       const total = await countUsers(orgId, query, grams);
       if (pagedWithinWindow(query, total) && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
       if (offset >= total.count) return { users: [], total };
