@@ -82,7 +82,7 @@ export function createUsersRepository(db: Db) {
   /**
    * The pairs of a search's characters and the filters' keys to ask the index for, and how many users
    * it has to test: the users holding those (their share of the organisation) or those with the filters
-   * (kept counts).
+   * (kept counts). Dense: no pair narrows it, so most of those users may match.
    */
   async function searchPlan(orgId: string, query: UserListQuery & { search: string }) {
     const { search, exactTotal: _, ...filtered } = query;
@@ -92,7 +92,7 @@ export function createUsersRepository(db: Db) {
       countUsers(orgId, filtered),
     ]);
     const candidates = Math.min(everyone.count * chosen.share, users.count);
-    return { grams: chosen.grams, candidates };
+    return { grams: chosen.grams, candidates, dense: !chosen.narrowed };
   }
 
   /**
@@ -194,8 +194,9 @@ export function createUsersRepository(db: Db) {
    * candidates (and matches), else counted to SEARCH_WINDOW + 1 and the page walked in the order.
    */
   async function searchPage(orgId: string, query: UserListQuery & { search: string }, offset: number) {
-    const { grams, candidates } = await searchPlan(orgId, query);
-    const most = candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
+    const { grams, candidates, dense } = await searchPlan(orgId, query);
+    // A dense search finds its window soon in a walk; gathering all of its many matches would cost more.
+    const most = dense || candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
     const found = await searchGathered(orgId, query, offset, query.pageSize, grams, most);
     const total: Total =
       found.total <= SEARCH_WINDOW ? { count: found.total, relation: 'eq' } : { count: SEARCH_WINDOW, relation: 'gte' };
