@@ -12,8 +12,6 @@ const MAX_AGE_MS = 10 * 60_000;
 export interface SearchGrams {
   /** The pairs and filter keys the index is asked for; none: the search is tested on every user the filters select. */
   grams: string[];
-  /** Whether a pair of the search is among them: without one, most users the filters select may match. */
-  narrowed: boolean;
   /** The share of users that hold them all, taken as independent; 1 without any. */
   share: number;
 }
@@ -49,24 +47,22 @@ export function createSearchGramStats(db: Db) {
   }
 
   return {
-    /** The rarest few of the search's pairs and of the filters' `keys` that narrow it (`chooseGrams`). */
+    /** The rarest few of the search's pairs, and of the filters' `keys` when a pair narrows it (`chooseGrams`). */
     async choose(search: string, keys: readonly string[] = []): Promise<SearchGrams> {
       const pairs = searchGrams(search.toLowerCase());
+      if (pairs.length === 0) return { grams: [], share: 1 };
       const shares = await current();
       const byPairs = chooseGrams(pairs, shares);
       // Keys alone find the filters' users, as their own indexes do in order: a walk finds a page sooner.
-      if (byPairs.grams.length === 0) return { ...byPairs, narrowed: false };
+      if (keys.length === 0 || byPairs.grams.length === 0) return byPairs;
       const chosen = chooseGrams([...pairs, ...keys], shares);
-      return { ...(chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs), narrowed: true };
+      return chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs;
     },
   };
 }
 
 /** The rarest MOST_GRAMS of `all` that narrow a search; a pair the statistics do not list is rare. */
-export function chooseGrams(
-  all: readonly string[],
-  shares: ReadonlyMap<string, number>,
-): Omit<SearchGrams, 'narrowed'> {
+export function chooseGrams(all: readonly string[], shares: ReadonlyMap<string, number>): SearchGrams {
   const rated = all
     .map((gram) => ({ gram, share: shares.get(gram) ?? 0 }))
     .filter(({ share }) => share <= USELESS_SHARE)
