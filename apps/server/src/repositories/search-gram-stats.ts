@@ -14,6 +14,8 @@ export interface SearchGrams {
   grams: string[];
   /** The share of users that hold them all, taken as independent; 1 without any. */
   share: number;
+  /** The share of users that hold the rarest of them, at least as many as hold them all; 1 without any. */
+  rarest: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createSearchGramStats(db: Db) {
     /** The rarest few of the search's pairs, and of the filters' `keys` when a pair narrows it (`chooseGrams`). */
     async choose(search: string, keys: readonly string[] = []): Promise<SearchGrams> {
       const pairs = searchGrams(search.toLowerCase());
-      if (pairs.length === 0) return { grams: [], share: 1 };
+      if (pairs.length === 0) return { grams: [], share: 1, rarest: 1 };
       const shares = await current();
       const byPairs = chooseGrams(pairs, shares);
       // Keys alone find the filters' users, as their own indexes do in order: a walk finds a page sooner.
@@ -71,6 +73,7 @@ export function chooseGrams(all: readonly string[], shares: ReadonlyMap<string, 
   return {
     grams: rated.map(({ gram }) => gram),
     share: rated.reduce((product, { share }) => product * share, 1),
+    rarest: rated[0]?.share ?? 1,
   };
 }
 
