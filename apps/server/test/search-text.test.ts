@@ -1,8 +1,10 @@
+import { USER_STATUSES, type UserListQuery } from '@users-admin/contract';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { searchGrams, searchText, textGrams } from '../src/lib/user-text.ts';
+import { filterKeys } from '../src/repositories/user-conditions.ts';
 import { createScratchDatabase } from './support/test-server.ts';
 
 /** The page server builds a search's index conditions from the same text functions as the database's indexes. */
@@ -19,8 +21,13 @@ describe("the search text's functions, in the page server and in the database", 
     await scratch?.drop();
   });
 
+  // The search index's pairs (search_keys(), without a filter's key) are those of search_grams(), which the initials keep.
   const inDatabase = async (text: string) => {
-    const { rows } = await sql<{ grams: string[] }>`select search_grams(${text}) as grams`.execute(database.db);
+    const { rows } = await sql<{ grams: string[]; keys: string[] }>`
+      select search_grams(${text}) as grams, search_keys(${text}, 'active', false, false, false) as keys`.execute(
+      database.db,
+    );
+    expect(rows[0]?.keys).toEqual(rows[0]?.grams);
     return rows[0]?.grams ?? [];
   };
 
@@ -57,6 +64,31 @@ describe("the search text's functions, in the page server and in the database", 
         expect([...textGrams(text)].sort()).toEqual([...new Set(asked)].sort());
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("hold beside a user's pairs the keys of the filters' rare values the user has, and no key of another value", async () => {
+    const user = fc.record({
+      status: fc.constantFrom(...USER_STATUSES),
+      isSystemAdmin: fc.boolean(),
+      isExternal: fc.boolean(),
+      never: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(user, async ({ status, isSystemAdmin, isExternal, never }) => {
+        const { rows } = await sql<{ keys: string[] }>`
+          select search_keys('ab', ${status}, ${isSystemAdmin}, ${isExternal}, ${never}) as keys`.execute(database.db);
+        const held = (rows[0]?.keys ?? []).filter((key) => key.startsWith('\u0001'));
+        const asked = (query: Partial<UserListQuery>) => filterKeys({ pageSize: 1, pageNumber: 1, ...query });
+        const values = { status, isSystemAdmin, isExternal, lastSignIn: never ? ('never' as const) : ('30d' as const) };
+        expect(held.sort()).toEqual(asked(values).sort());
+        // A filter for a value the user does not have asks for a key the user does not hold.
+        const other = USER_STATUSES.find((value) => value !== status && value !== 'active') ?? 'pending';
+        for (const key of asked({ status: other, isSystemAdmin: !isSystemAdmin, isExternal: !isExternal })) {
+          expect(held).not.toContain(key);
+        }
+      }),
+      { numRuns: 50 },
     );
   });
 

@@ -66,7 +66,7 @@ describe('seeding a large organisation', () => {
       const plan = await select.select('id').explain();
       return { plan: JSON.stringify(plan), rows: await select.select('email').execute() };
     });
-    expect(found.plan).toMatch(/search_grams/);
+    expect(found.plan).toMatch(/search_keys/);
     expect(found.rows).toEqual([{ email: 'admin@loaded.example' }]);
   });
 

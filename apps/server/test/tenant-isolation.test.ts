@@ -125,7 +125,7 @@ describe('tenant isolation', () => {
       'sessions_expires_idx',
       'sessions_pkey',
       'users_account_idx',
-      'users_search_grams_idx',
+      'users_search_keys_idx',
     ]);
   });
 

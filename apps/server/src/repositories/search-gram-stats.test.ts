@@ -16,11 +16,11 @@ describe('which pairs of a search the index is asked for', () => {
     const chosen = chooseGrams(searchGrams('smart'), shares);
     expect(chosen.grams).toEqual(['rt', 'sm', 'ar']);
     expect(chosen.share).toBe(0);
-    expect(chooseGrams(['ma', 'ar'], shares)).toEqual({ grams: ['ar', 'ma'], share: 0.06 * 0.08 });
+    expect(chooseGrams(['ma', 'ar'], shares)).toEqual({ grams: ['ar', 'ma'], share: 0.06 * 0.08, rarest: 0.06 });
   });
 
   it('leaves out pairs most users hold: they narrow nothing, LIKE tests them', () => {
-    expect(chooseGrams(['be', 'en', 'an'], shares)).toEqual({ grams: ['an'], share: 0.14 });
-    expect(chooseGrams(['be', 'en'], shares)).toEqual({ grams: [], share: 1 });
+    expect(chooseGrams(['be', 'en', 'an'], shares)).toEqual({ grams: ['an'], share: 0.14, rarest: 0.14 });
+    expect(chooseGrams(['be', 'en'], shares)).toEqual({ grams: [], share: 1, rarest: 1 });
   });
 });

@@ -10,17 +10,19 @@ const MOST_GRAMS = 3;
 const MAX_AGE_MS = 10 * 60_000;
 
 export interface SearchGrams {
-  /** The pairs the index is asked for; none: the search is tested on every user the filters select. */
+  /** The pairs and filter keys the index is asked for; none: the search is tested on every user the filters select. */
   grams: string[];
   /** The share of users that hold them all, taken as independent; 1 without any. */
   share: number;
+  /** The share of users that hold the rarest of them, at least as many as hold them all; 1 without any. */
+  rarest: number;
 }
 
 /**
- * Which of a search's pairs of characters to ask the index of `search_grams()` for, by how many users
- * hold each: the planner's statistics of that index (its most common elements, across the parts of
- * `users`). An index lookup of many pairs reads each one's posting list, and a common pair's is as
- * long as the organisation: the rarest few find the same candidates, which LIKE then tests.
+ * Which of a search's pairs of characters, and of its filters' keys, to ask the index of `search_keys()`
+ * for, by how many users hold each: the planner's statistics of that index (its most common elements,
+ * across the parts of `users`). An index lookup of many keys reads each one's posting list, and a common
+ * pair's is as long as the organisation: the rarest few find the same candidates, which LIKE then tests.
  */
 export function createSearchGramStats(db: Db) {
   let frequencies: Map<string, number> | undefined;
@@ -31,7 +33,7 @@ export function createSearchGramStats(db: Db) {
     const { rows } = await sql<{ gram: string; share: number }>`
       select gram, max(share) as share from (
         select unnest(most_common_elems::text::text[]) as gram, unnest(most_common_elem_freqs) as share
-        from pg_stats where attname = 'search_grams'
+        from pg_stats where attname = 'search_keys'
       ) elements where gram is not null group by gram`.execute(db);
     frequencies = new Map(rows.map((row) => [row.gram, Number(row.share)]));
     loadedAt = Date.now();
@@ -47,10 +49,16 @@ export function createSearchGramStats(db: Db) {
   }
 
   return {
-    /** The rarest few of the search's pairs that narrow it (`chooseGrams`). */
-    async choose(search: string): Promise<SearchGrams> {
-      const all = searchGrams(search.toLowerCase());
-      return all.length === 0 ? { grams: [], share: 1 } : chooseGrams(all, await current());
+    /** The rarest few of the search's pairs, and of the filters' `keys` when a pair narrows it (`chooseGrams`). */
+    async choose(search: string, keys: readonly string[] = []): Promise<SearchGrams> {
+      const pairs = searchGrams(search.toLowerCase());
+      if (pairs.length === 0) return { grams: [], share: 1, rarest: 1 };
+      const shares = await current();
+      const byPairs = chooseGrams(pairs, shares);
+      // Keys alone find the filters' users, as their own indexes do in order: a walk finds a page sooner.
+      if (keys.length === 0 || byPairs.grams.length === 0) return byPairs;
+      const chosen = chooseGrams([...pairs, ...keys], shares);
+      return chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs;
     },
   };
 }
@@ -65,6 +73,7 @@ export function chooseGrams(all: readonly string[], shares: ReadonlyMap<string, 
   return {
     grams: rated.map(({ gram }) => gram),
     share: rated.reduce((product, { share }) => product * share, 1),
+    rarest: rated[0]?.share ?? 1,
   };
 }
 

@@ -86,14 +86,46 @@ export function searchTest(search: string) {
   return sql<boolean>`(case when search_text like ${`%${escapeLike(search.toLowerCase())}%`} then true end)`;
 }
 
-/** What the index of `search_grams()` finds a search's candidates by, when it has any (`searchGrams`). */
+/** What the index of `search_keys()` finds a search's candidates by, when it has any (`searchGrams`). */
 export function searchIndex(search: string) {
   return gramsIndex(searchGrams(search.toLowerCase()));
 }
 
-/** The index's condition for users holding every one of `grams`; none for no grams. */
+/** What starts a filter's key in `search_keys()`: no search's pair can. */
+const KEY_MARK = '\u0001';
+const KEYS = { admin: `${KEY_MARK}a`, external: `${KEY_MARK}x`, never: `${KEY_MARK}n` } as const;
+
+/**
+ * The keys that `search_keys()` (0010) holds beside a user's pairs for the rare filter values the query
+ * asks for: U+0001 and a word, which no search's pair can be (a search with a control character is refused).
+ */
+export function filterKeys(query: UserListQuery): string[] {
+  const keys: string[] = [];
+  if (query.status !== undefined && query.status !== 'active') keys.push(`${KEY_MARK}${query.status}`);
+  if (query.isSystemAdmin === true) keys.push(KEYS.admin);
+  if (query.isExternal === true) keys.push(KEYS.external);
+  if (query.lastSignIn === 'never') keys.push(KEYS.never);
+  return keys;
+}
+
+/**
+ * The query without the filters whose keys are among `keys`: the index's condition holds them exactly,
+ * and the planner, counting them twice, would add their long ranges in other indexes to the keys'.
+ */
+function withoutKeyed(query: UserListQuery, keys: readonly string[]): UserListQuery {
+  const rest = { ...query };
+  if (keys.includes(`${KEY_MARK}${query.status}`)) delete rest.status;
+  if (keys.includes(KEYS.admin)) delete rest.isSystemAdmin;
+  if (keys.includes(KEYS.external)) delete rest.isExternal;
+  if (keys.includes(KEYS.never)) delete rest.lastSignIn;
+  return rest;
+}
+
+/** The index's condition for users holding every one of `grams` (pairs or filter keys); none for no grams. */
 export function gramsIndex(grams: readonly string[]) {
-  return grams.length > 0 ? sql<boolean>`search_grams(search_text) @> ${grams}::text[]` : undefined;
+  return grams.length > 0
+    ? sql<boolean>`search_keys(search_text, status, is_system_admin, is_external, last_sign_in_at is null) @> ${grams}::text[]`
+    : undefined;
 }
 
 /**
@@ -108,8 +140,11 @@ export const matchingUsers = (
   grams: readonly string[] | false,
   ranges = query.lastSignIn ? lastSignInRanges(query.lastSignIn, Date.now()) : [],
 ) => {
-  const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), query);
-  const select = ranges.length > 0 ? filtered.where((eb) => eb.or(ranges.map((range) => range(eb)))) : filtered;
+  const keyed = grams === false ? [] : grams.filter((gram) => gram.startsWith(KEY_MARK));
+  const rest = keyed.length > 0 ? withoutKeyed(query, keyed) : query;
+  const filtered = whereFilters(db.selectFrom('users').where('org_id', '=', orgId), rest);
+  const asked = keyed.includes(KEYS.never) ? [] : ranges;
+  const select = asked.length > 0 ? filtered.where((eb) => eb.or(asked.map((range) => range(eb)))) : filtered;
   if (!query.search) return select;
   const index = grams === false ? undefined : gramsIndex(grams);
   const tested = select.where(searchTest(query.search));

@@ -7,6 +7,7 @@ import { createSearchGramStats } from './search-gram-stats.ts';
 import {
   type Condition,
   FILTERS,
+  filterKeys,
   LISTED_COLUMNS,
   lastSignInCountParts,
   matchingUsers,
@@ -57,6 +58,9 @@ export function pagedWithinWindow(query: UserListQuery, total: Total): boolean {
  */
 const GATHER_MOST = 20_000;
 
+/** Offsets below this are near the start of a search's order: a walk to them passes few entries. */
+const SHALLOW = 100;
+
 /**
  * The users of organisations. Every statement is keyed by one organisation: none crosses tenants.
  * Long as a factory is: its functions share the database and the statements planned once.
@@ -79,17 +83,23 @@ export function createUsersRepository(db: Db) {
   const gramStats = createSearchGramStats(db);
 
   /**
-   * The pairs of a search's characters to ask the index for, and how many users it has to test: the
-   * users holding those pairs (their share of the organisation) or those with the filters (kept counts).
+   * The pairs of a search's characters and the filters' keys to ask the index for, and how many users
+   * it has to test: the users holding those (their share of the organisation) or those with the filters
+   * (kept counts). Dense: no pair narrows it, so most of those users may match. Near the start of the
+   * order, where a walk passes few entries, the rarest pair's holders are counted: pairs held together
+   * more often than by chance ("ma", "ar") would have "mar" gather its many matches for its first pages.
    */
-  async function searchPlan(orgId: string, query: UserListQuery & { search: string }) {
+  async function searchPlan(orgId: string, query: UserListQuery & { search: string }, offset: number) {
     const { search, exactTotal: _, ...filtered } = query;
-    const [chosen, everyone, users] = await Promise.all([
+    const [byPairs, chosen, everyone, users] = await Promise.all([
       gramStats.choose(search),
+      gramStats.choose(search, filterKeys(query)),
       countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
       countUsers(orgId, filtered),
     ]);
-    return { grams: chosen.grams, candidates: Math.min(everyone.count * chosen.share, users.count) };
+    const share = offset < SHALLOW ? byPairs.rarest : chosen.share;
+    const candidates = Math.min(everyone.count * share, users.count);
+    return { grams: chosen.grams, candidates, dense: byPairs.grams.length === 0 };
   }
 
   /**
@@ -191,8 +201,9 @@ export function createUsersRepository(db: Db) {
    * candidates (and matches), else counted to SEARCH_WINDOW + 1 and the page walked in the order.
    */
   async function searchPage(orgId: string, query: UserListQuery & { search: string }, offset: number) {
-    const { grams, candidates } = await searchPlan(orgId, query);
-    const most = candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
+    const { grams, candidates, dense } = await searchPlan(orgId, query, offset);
+    // A dense search finds its window soon in a walk; gathering all of its many matches would cost more.
+    const most = dense || candidates > GATHER_MOST ? SEARCH_WINDOW : GATHER_MOST;
     const found = await searchGathered(orgId, query, offset, query.pageSize, grams, most);
     const total: Total =
       found.total <= SEARCH_WINDOW ? { count: found.total, relation: 'eq' } : { count: SEARCH_WINDOW, relation: 'gte' };
@@ -222,7 +233,7 @@ export function createUsersRepository(db: Db) {
     async listUsers(orgId: string, query: UserListQuery): Promise<UserPage> {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (query.search && !query.exactTotal) return searchPage(orgId, { ...query, search: query.search }, offset);
-      const grams = query.search ? (await gramStats.choose(query.search)).grams : [];
+      const grams = query.search ? (await gramStats.choose(query.search, filterKeys(query))).grams : [];
       const total = await countUsers(orgId, query, grams);
       if (pagedWithinWindow(query, total) && offset >= SEARCH_WINDOW) throw new PageBeyondWindow();
       if (offset >= total.count) return { users: [], total };

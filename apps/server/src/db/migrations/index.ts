@@ -8,6 +8,7 @@ import * as jobs from './0006-jobs.ts';
 import * as coveringFilterIndexes from './0007-covering-filter-indexes.ts';
 import * as generatedCountTriggers from './0008-generated-count-triggers.ts';
 import * as searchGramInitials from './0009-search-gram-initials.ts';
+import * as searchFilterKeys from './0010-search-filter-keys.ts';
 
 /**
  * The versioned migrations, in order: the baseline holds the schema as it is; each later change is
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007-covering-filter-indexes': coveringFilterIndexes,
   '0008-generated-count-triggers': generatedCountTriggers,
   '0009-search-gram-initials': searchGramInitials,
+  '0010-search-filter-keys': searchFilterKeys,
 };
