@@ -26,7 +26,8 @@ export const LISTED_COLUMNS = [
  * The list's filters: the query's field and the column of `users` it is equal to. A new filter needs
  * its column (a migration); in the orders' indexes' include lists, and, for a rare value, a partial
  * index in each order holding every filter's column and the search text (0007), so that its pages
- * and searches are read from an index alone; and its line here. Its counts are kept only if its
+ * and searches are read from an index alone, and a key in `search_keys()` and `filterKeys()` (0010), so
+ * that a search with it reads only the users holding both; and its line here. Its counts are kept only if its
  * values are few (KEPT_COUNT_COLUMNS, the count tables' keys, `keptCountFunctions` in its migration):
  * a total then adds a handful of rows; a filter of many values is counted in its index instead.
  */
