@@ -65,6 +65,8 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
   const hovered = useRef(false);
   const hadFocus = useRef(false);
   const [open, setOpen] = useState(false);
+  // The swap's own opening, due after MUI's delay: void once MUI has opened or closed the tooltip itself.
+  const swapOpening = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   // Pointed at or focused once: from then on it has its tooltip, as soon as the code is there.
   const wanted = useRef(false);
@@ -116,11 +118,17 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
     if (hadFocus.current && lost)
       host.current?.querySelector<HTMLElement>('button, [href], input, [tabindex]')?.focus();
     // After MUI's own delay, and only if still pointed at or focused: tabbing past shows nothing.
-    const timer = setTimeout(() => {
+    swapOpening.current = setTimeout(() => {
       if (hovered.current || host.current?.contains(document.activeElement)) setOpen(true);
     }, ENTER_DELAY_MS);
-    return () => clearTimeout(timer);
+    return () => clearTimeout(swapOpening.current);
   }, [Tooltip]);
+
+  // Escape pressed within the delay closes it for good: the swap's opening does not bring it back.
+  const openWith = (next: boolean) => {
+    clearTimeout(swapOpening.current);
+    setOpen(next);
+  };
 
   return (
     <span ref={host} style={{ display: 'contents' }}>
@@ -129,8 +137,8 @@ export function LazyTooltip({ title, describeChild = false, children }: LazyTool
           title={title}
           describeChild={describeChild}
           open={open}
-          onOpen={() => setOpen(true)}
-          onClose={() => setOpen(false)}
+          onOpen={() => openWith(true)}
+          onClose={() => openWith(false)}
         >
           {children}
         </Tooltip>
