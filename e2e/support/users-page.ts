@@ -2,8 +2,8 @@ import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-c
 import { expect } from 'vitest';
 import type { StorageState } from './seeded-server.ts';
 
-// Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object, the suite
-// that starts a server and browser, the API's fixtures).
+// Over 300 lines as one piece: the browser tests' vocabulary of the page (its page object and the
+// API's fixtures); the suite that starts a server and browser is suite.ts.
 
 /** The demo organisations (README.md): Acme's admin is a System Admin, its plain user may not list users. */
 export const ACME_ADMIN = { email: 'admin@acme.example', password: 'admin' } as const;
