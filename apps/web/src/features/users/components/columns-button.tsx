@@ -1,7 +1,7 @@
 import ViewColumnOutlinedIcon from '@mui/icons-material/ViewColumnOutlined';
 import Button from '@mui/material/Button';
 import type { UserColumn } from '@users-admin/contract';
-import { Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
@@ -17,7 +17,7 @@ interface ColumnsButtonProps {
 }
 
 /** The Columns button; the menu's code loads on first use. */
-export function ColumnsButton({ orgId, columns }: ColumnsButtonProps) {
+export const ColumnsButton = memo(function ColumnsButton({ orgId, columns }: ColumnsButtonProps) {
   const { t } = useTranslation();
   const { loaded, buttonProps, menu } = useMenuButton(loadColumnsMenu);
 
@@ -38,4 +38,4 @@ export function ColumnsButton({ orgId, columns }: ColumnsButtonProps) {
       )}
     </>
   );
-}
+});

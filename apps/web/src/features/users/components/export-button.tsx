@@ -1,6 +1,6 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
-import { Suspense, useRef, useState } from 'react';
+import { memo, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
@@ -13,7 +13,7 @@ const ExportRunner = lazyPart(() => loadExport().then((module) => module.ExportR
  * Exports the view, or the selection, as CSV. Only the button is in the first render: the export,
  * its progress and its state load on first use.
  */
-export function ExportButton(view: ExportView & { hasSelection: boolean }) {
+export const ExportButton = memo(function ExportButton(view: ExportView & { hasSelection: boolean }) {
   const { t } = useTranslation();
   // Each press asks for a run; the runner starts one unless one is under way.
   const [requests, setRequests] = useState(0);
@@ -37,4 +37,4 @@ export function ExportButton(view: ExportView & { hasSelection: boolean }) {
       )}
     </>
   );
-}
+});

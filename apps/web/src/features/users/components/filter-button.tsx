@@ -1,7 +1,7 @@
 import FilterListIcon from '@mui/icons-material/FilterList';
 import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
-import { Suspense, useId, useState } from 'react';
+import { memo, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-part.ts';
 import { retryingImport } from '../../../lib/retry/retry.ts';
@@ -18,7 +18,7 @@ interface FilterButtonProps {
 }
 
 /** The Filter button with its active-filter count; the popover's code loads on first use. */
-export function FilterButton({ filters, activeCount, onChange }: FilterButtonProps) {
+export const FilterButton = memo(function FilterButton({ filters, activeCount, onChange }: FilterButtonProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [loaded, setLoaded] = useState(false);
@@ -57,4 +57,4 @@ export function FilterButton({ filters, activeCount, onChange }: FilterButtonPro
       )}
     </>
   );
-}
+});

@@ -4,7 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import { SEARCH_MAX_LENGTH } from '@users-admin/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -19,7 +19,7 @@ interface SearchBoxProps {
  * Searches 300 ms after the last keystroke, at once on Enter; clearing removes the search (SPEC.md §5).
  * Long as one piece: the typed text, its debounce and the URL's search keep one another in step.
  */
-export function SearchBox({ value, onSearch }: SearchBoxProps) {
+export const SearchBox = memo(function SearchBox({ value, onSearch }: SearchBoxProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
   const [shownValue, setShownValue] = useState(value);
@@ -92,4 +92,4 @@ export function SearchBox({ value, onSearch }: SearchBoxProps) {
       }
     />
   );
-}
+});

@@ -1,4 +1,4 @@
-import type { SxProps, Theme } from '@mui/material/styles';
+import { alpha, lighten, type SxProps, type Theme } from '@mui/material/styles';
 import { lineClamp } from '../../../config/design-tokens.ts';
 import { visuallyHidden } from '../../../utils/visually-hidden.ts';
 
@@ -23,6 +23,10 @@ const AT_MOST_TWO_LINES = { ...lineClamp(2), overflowWrap: 'anywhere', textOverf
  * without).
  */
 export const cellClasses = {
+  row: 'UsersTable-row',
+  selected: 'UsersTable-selected',
+  cell: 'UsersTable-cell',
+  checkboxCell: 'UsersTable-checkboxCell',
   wideOnly: 'UsersTable-wideOnly',
   narrowOnly: 'UsersTable-narrowOnly',
   userCell: 'UsersTable-userCell',
@@ -42,7 +46,35 @@ export const cellClasses = {
 
 const at = (name: string) => `& .${name}`;
 
+// The body's rows and cells are plain elements drawn as MUI's TableRow and TableCell draw them:
+// those components' own styles were most of the work of rendering a new page of rows.
+const rowStyles = {
+  [at(cellClasses.row)]: {
+    color: 'inherit',
+    verticalAlign: 'middle',
+    outline: 0,
+    '&:hover': { bgcolor: 'action.hover' },
+    [`&.${cellClasses.selected}`]: {
+      bgcolor: (theme: Theme) => alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity),
+      '&:hover': {
+        bgcolor: (theme: Theme) =>
+          alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity + theme.palette.action.hoverOpacity),
+      },
+    },
+  },
+  [`${at(cellClasses.cell)}, ${at(cellClasses.checkboxCell)}`]: {
+    typography: 'body2',
+    color: 'text.primary',
+    verticalAlign: 'inherit',
+    textAlign: 'left',
+    borderBottom: (theme: Theme) => `1px solid ${lighten(alpha(theme.palette.divider, 1), 0.88)}`,
+  },
+  [at(cellClasses.cell)]: { py: 2, px: { xs: 1, md: 2 } },
+  [at(cellClasses.checkboxCell)]: { width: 48, p: '0 0 0 4px' },
+};
+
 const cellStyles = {
+  ...rowStyles,
   '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: { xs: 1, md: 2 } },
   [at(cellClasses.wideOnly)]: WIDE_ONLY,
   [at(cellClasses.narrowOnly)]: NARROW_ONLY,

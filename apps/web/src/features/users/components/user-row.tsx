@@ -1,7 +1,5 @@
 import Checkbox from '@mui/material/Checkbox';
 import Link from '@mui/material/Link';
-import TableCell from '@mui/material/TableCell';
-import TableRow from '@mui/material/TableRow';
 import type { UserColumn, UserStatus } from '@users-admin/contract';
 import { type MouseEvent, memo, Suspense, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -140,8 +138,8 @@ export const UserRow = memo(function UserRow({
   const shown = (column: UserColumn) => columns.includes(column);
 
   return (
-    <TableRow hover selected={selected}>
-      <TableCell padding="checkbox">
+    <tr className={selected ? `${c.row} ${c.selected}` : c.row}>
+      <td className={c.checkboxCell}>
         {user.isExternal ? (
           // Not `disabled`: a disabled input takes no focus, so keyboard and screen-reader users would
           // never reach the reason. It stays in the Tab order and says aria-disabled; held unchecked
@@ -174,9 +172,9 @@ export const UserRow = memo(function UserRow({
             slotProps={{ input: { 'aria-label': checkboxLabel } }}
           />
         )}
-      </TableCell>
+      </td>
       {/* Plain elements styled by the table (table-layout.ts), not MUI text elements: see there. */}
-      <TableCell component="th" scope="row" className={c.userCell}>
+      <th scope="row" className={`${c.cell} ${c.userCell}`}>
         <div className={c.user}>
           <UserAvatar user={user} className={c.avatar} />
           <div className={c.userText}>
@@ -209,10 +207,10 @@ export const UserRow = memo(function UserRow({
             )}
           </div>
         </div>
-      </TableCell>
-      {shown('data_source') && <TableCell className={c.wideOnly}>{dataSource}</TableCell>}
+      </th>
+      {shown('data_source') && <td className={`${c.cell} ${c.wideOnly}`}>{dataSource}</td>}
       {shown('status') && (
-        <TableCell>
+        <td className={c.cell}>
           <div>{texts.status[user.status]}</div>
           {rowAction && (
             <Link
@@ -225,23 +223,23 @@ export const UserRow = memo(function UserRow({
               {texts.rowAction[rowAction]}
             </Link>
           )}
-        </TableCell>
+        </td>
       )}
-      {shown('user_type') && <TableCell className={c.wideOnly}>{userType}</TableCell>}
+      {shown('user_type') && <td className={`${c.cell} ${c.wideOnly}`}>{userType}</td>}
       {shown('last_sign_in') && (
-        <TableCell className={`${c.wideOnly} ${c.time}`}>
+        <td className={`${c.cell} ${c.wideOnly} ${c.time}`}>
           <Suspense fallback={null}>
             <LastSignIn at={user.lastSignInAt} texts={texts} />
           </Suspense>
-        </TableCell>
+        </td>
       )}
       {shown('created') && (
-        <TableCell className={`${c.wideOnly} ${c.time}`}>
+        <td className={`${c.cell} ${c.wideOnly} ${c.time}`}>
           <Suspense fallback={null}>
             <Created at={user.createdAt} texts={texts} />
           </Suspense>
-        </TableCell>
+        </td>
       )}
-    </TableRow>
+    </tr>
   );
 });
