@@ -91,14 +91,16 @@ export function createUsersRepository(db: Db) {
    */
   async function searchPlan(orgId: string, query: UserListQuery & { search: string }, offset: number) {
     const { search, exactTotal: _, ...filtered } = query;
+    // Without filters the users to test are everyone: one count, not the same one twice.
+    const unfiltered = !query.lastSignIn && FILTERS.every(([field]) => query[field] === undefined);
     const [byPairs, chosen, everyone, users] = await Promise.all([
       gramStats.choose(search),
       gramStats.choose(search, filterKeys(query)),
       countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
-      countUsers(orgId, filtered),
+      unfiltered ? undefined : countUsers(orgId, filtered),
     ]);
     const share = offset < SHALLOW ? byPairs.rarest : chosen.share;
-    const candidates = Math.min(everyone.count * share, users.count);
+    const candidates = Math.min(everyone.count * share, (users ?? everyone).count);
     return { grams: chosen.grams, candidates, dense: byPairs.grams.length === 0 };
   }
 
