@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain JavaScript module of the repository's scripts, without types.
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/throwaway-postgres.mjs';
 import { launchBrowser } from '../support/browser.ts';
+import { ACME_ADMIN, ACME_TOTAL, SESSION_API, USERS_API } from '../support/demo-data.ts';
 import { type StorageState, signIn } from '../support/seeded-server.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { ACME_ADMIN, ACME_TOTAL, SESSION_API, USERS_API, UsersPage } from '../support/users-page.ts';
+import { UsersPage } from '../support/users-page.ts';
 
 interface ThrowawayPostgres {
   url: string;

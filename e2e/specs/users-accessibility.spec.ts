@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
+import { ACME_TOTAL, ACME_USER, EMPTY_LIST, JSON_API, USERS_API } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, ACME_USER, EMPTY_LIST, JSON_API, USERS_API, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Over 300 lines: the keyboard, the roles and axe walk the same page states, opened by the same helpers.
 

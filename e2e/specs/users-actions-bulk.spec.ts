@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
+import { ACME_TOTAL, BREAKPOINTS, type RowText } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, BREAKPOINTS, type RowText, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Bulk actions end to end against the server: the question, the call by ids, the result with what
 // was skipped and why, and the list read again.

@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, startSmtpCatcher } from '../../apps/server/test/support/smtp-catcher.ts';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
+import { ACME_TOTAL } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Invitations from the page, end to end: the server sends its mail to a real SMTP server the test
 // starts, and the invitee opens the link from the mail in a browser of their own.

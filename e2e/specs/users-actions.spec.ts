@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, BREAKPOINTS } from '../support/demo-data.ts';
 import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, BREAKPOINTS, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 bulk Actions menu, §4 per-row links, §5 the no-selection alert, §9 its 5000 ms.
 const suite = new Suite();

@@ -4,9 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { ARTIFACTS, screenshot } from '../support/browser.ts';
 import { changeDatabase, seedLargeOrganization } from '../support/database.ts';
+import { USERS_API } from '../support/demo-data.ts';
 import { type StorageState, signIn } from '../support/seeded-server.ts';
 import { Suite } from '../support/suite.ts';
-import { USERS_API, UsersPage } from '../support/users-page.ts';
+import { UsersPage } from '../support/users-page.ts';
 
 // A search with more matches than the server counts (SEARCH_WINDOW, 1,000): the footer says
 // "more than 1,000" and pages through the window only; "Select all matching users" asks the

@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
 import { parseCsv } from '../support/csv.ts';
+import { ACME_TOTAL, BREAKPOINTS, JSON_API } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, BREAKPOINTS, JSON_API, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // The Columns menu, the choice kept on the server for the administrator, and shown from
 // the first render on (the server's drawing and the browser's own), never SPEC.md's columns first.

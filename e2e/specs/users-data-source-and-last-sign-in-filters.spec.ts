@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { wireParams } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { type UsersPage, wireParams } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // The Data source and Last sign-in filters, through the URL and the Filters dialog, against
 // the real server: the page asks for them and shows exactly the users the API gives for them.

@@ -5,8 +5,9 @@ import { axeViolations } from '../support/axe.ts';
 import { screenshot } from '../support/browser.ts';
 import { parseCsv } from '../support/csv.ts';
 import { addUsers, changeDatabase, DEMO_ORGS } from '../support/database.ts';
+import { ACME_TOTAL } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // CSV export: the Export button writes the view (every page, in its order, the columns
 // shown) or the selection, as UTF-8 CSV with a byte order mark, named by the server; the page shows

@@ -1,8 +1,8 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, BREAKPOINTS } from '../support/demo-data.ts';
 import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, BREAKPOINTS } from '../support/users-page.ts';
 
 // SPEC.md §2 "Users page": the header (title, breadcrumbs, back button) and the order of what follows.
 const { HOME_URL, LAUNCHPAD_URL } = SHARED_LINKS;

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, signInAs } from '../support/browser.ts';
 import { addUsers, changeDatabase, createAccount, type SeedUser } from '../support/database.ts';
+import { BREAKPOINTS, type Viewport } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { BREAKPOINTS, type UsersPage, type Viewport } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Hostile data: people's names and addresses are whatever a directory sent. Users whose
 // names or e-mails hold HTML, script, right-to-left overrides, zero-width characters, very long

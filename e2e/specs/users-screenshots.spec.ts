@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { designTokens } from '../../apps/web/src/config/design-tokens.ts';
 import { screenshot } from '../support/browser.ts';
-import { Suite } from '../support/suite.ts';
 import {
   ACME_TOTAL,
   ACME_USER,
@@ -12,8 +11,9 @@ import {
   holdListAnswers,
   JSON_API,
   USERS_API,
-  type UsersPage,
-} from '../support/users-page.ts';
+} from '../support/demo-data.ts';
+import { Suite } from '../support/suite.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Every state of the page drawn at the four breakpoints of SPEC.md §9 (sm 400, md 600, lg 1000 and
 // xl 1440 px), saved as e2e/artifacts/users-<state>-<breakpoint>.png for people to look at; each must

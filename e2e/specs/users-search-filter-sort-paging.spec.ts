@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, BREAKPOINTS, holdListAnswers, wireParams } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, BREAKPOINTS, holdListAnswers, type UsersPage, wireParams } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 filter menu and pagination, §4 sort, §5 search rules, §9 paging constants.
 const suite = new Suite();

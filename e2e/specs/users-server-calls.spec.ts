@@ -1,8 +1,9 @@
 import type { Request, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signInAs } from '../support/browser.ts';
+import { ACME_ADMIN, ACME_TOTAL, JSON_API, SESSION_API, USERS_API } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_ADMIN, ACME_TOTAL, JSON_API, SESSION_API, USERS_API, type UsersPage } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // Over 300 lines: the page's calls, its HTTP client and its cache share one server without the reference scripts.
 

@@ -1,16 +1,9 @@
 import type { Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, ACME_USER, EMPTY_LIST, holdListAnswers, JSON_API, USERS_API } from '../support/demo-data.ts';
 import { SHARED_LINKS } from '../support/shared-server.ts';
 import { Suite } from '../support/suite.ts';
-import {
-  ACME_TOTAL,
-  ACME_USER,
-  EMPTY_LIST,
-  holdListAnswers,
-  JSON_API,
-  USERS_API,
-  type UsersPage,
-} from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 "Empty, error and loading states", §8 error catalogue (not found, load failure,
 // unauthorized), §2 routes that only show a loading indicator.

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, type ApiUser, expectedRow } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, type ApiUser, expectedRow } from '../support/users-page.ts';
 
 // SPEC.md §2 table columns, §3 avatar rule, §4 per-row links: the table shows what the database holds.
 const suite = new Suite();

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TOTAL, wireParams } from '../support/demo-data.ts';
 import { Suite } from '../support/suite.ts';
-import { ACME_TOTAL, type UsersPage, wireParams } from '../support/users-page.ts';
+import type { UsersPage } from '../support/users-page.ts';
 
 // SPEC.md §2 "URL query parameters": page, pageSize, search, status, isSystemAdmin and sort are the view.
 const suite = new Suite();

@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { launchBrowser } from './browser.ts';
+import { ACME_ADMIN, ACME_USER } from './demo-data.ts';
 import type { StorageState } from './seeded-server.ts';
 import { startSeededServer } from './seeded-server.ts';
-import { ACME_ADMIN, ACME_USER } from './users-page.ts';
 
 /** The shared server's addresses of the pages around this one: the specs of its links read them. */
 export const SHARED_LINKS = {

@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import { ACME_ADMIN, ACME_USER, BREAKPOINTS } from './demo-data.ts';
 import { type Account, type StorageState, startSeededServer } from './seeded-server.ts';
 import type { RunningServer } from './server.ts';
-import { ACME_ADMIN, ACME_USER, BREAKPOINTS, type OpenOptions, UsersPage } from './users-page.ts';
+import { type OpenOptions, UsersPage } from './users-page.ts';
 
 /** The server's own session cookie (the identity provider's cookies are others). */
 const SERVER_SESSION_COOKIE = 'sid';
