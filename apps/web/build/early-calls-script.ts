@@ -16,8 +16,8 @@ const SOURCE = 'src/early-calls.ts';
  *   leave as soon as it arrives, not once a chunk it shares with the bundle has come too;
  * - everything else that index.html loads, in one chunk. Left to itself the bundler splits what
  *   the first render shares with the lazy parts into chunks of their own: seven files instead of
- *   two, and in a cold load (a new browser profile), the page's first row came 29 ms later
- *   (median of 31 interleaved loads). The lazy parts import what they share from it.
+ *   two, and in a cold load (a new browser profile) the page's first row came later. The lazy
+ *   parts import what they share from it.
  * The build fails if the early script's chunk would import anything.
  * Long as one plugin: its hooks share the entry's and the early script's names across the build.
  */

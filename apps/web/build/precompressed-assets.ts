@@ -14,9 +14,9 @@ const MIN_BYTES = 1024;
 
 /**
  * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside each compressible
- * file of the build, once, so the server sends the page's 554 KB of scripts and styles as about
- * 160 KB without compressing them for every request: @fastify/static's `preCompressed` serves the
- * copy the browser's `Accept-Encoding` takes, the file itself to others (apps/server's web-app
+ * file of the build, once, so the server sends the page's scripts and styles already compressed
+ * instead of compressing them for each request: @fastify/static's `preCompressed` serves the copy the
+ * browser's `Accept-Encoding` takes, the file itself to others (apps/server's web-app
  * plugin). The copies are made from the files as written (Vite rewrites chunks up to the end of
  * `generateBundle`; e2e/specs/first-render-bundle.spec.ts checks that each copy equals its file).
  * Source maps are left as they are: only developer tools load them.

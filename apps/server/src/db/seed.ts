@@ -221,7 +221,7 @@ export async function createAccount(
 /**
  * Seeds the demo organisations and accounts when the database has no organisation yet, then
  * gathers planner statistics: PGlite has no autovacuum, and without statistics the planner takes
- * an organisation for one row and joins a page 40 times slower (21 ms instead of 0.5 ms).
+ * an organisation for one row and joins a page many times slower.
  */
 export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   const existing = await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();

@@ -5,7 +5,7 @@ import { retryingImport } from '../lib/retry/retry.ts';
 type TooltipComponent = typeof TooltipType;
 
 /*
- * MUI's Tooltip brings Popper and @popperjs/core (~11 KB gzip) that the first render does not need:
+ * MUI's Tooltip brings Popper and @popperjs/core, which the first render does not need:
  * its code loads when the browser is idle, or at the first hover or focus of one, whichever
  * comes first. A trigger renders alone until it is first pointed at or focused: wrapping every
  * trigger once the code arrived would mount them all anew at once, a long task for nothing.

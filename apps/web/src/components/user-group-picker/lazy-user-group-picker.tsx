@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { retryingImport } from '../../lib/retry/retry.ts';
 
-/** Autocomplete and Popper weigh ~25 KB gzip: the picker is fetched when first rendered, with retries. */
+/** Autocomplete and Popper are heavy: the picker is fetched when first rendered, with retries. */
 export const loadUserGroupPicker = retryingImport(() => import('./user-group-picker.tsx'));
 
 /** The picker, loaded on demand; render it inside a Suspense boundary. */

@@ -24,7 +24,7 @@ export const ROW_ACTION_BY_STATUS: Record<UserStatus, RowAction | undefined> = {
 
 /**
  * What the rows say, translated once for the table rather than in each of its 25 to 100 rows: a
- * useTranslation hook and seven translations in each row cost about 40 ms of a warm load.
+ * useTranslation hook and seven translations in each row were a large part of a warm load.
  * Every language has all of English's keys (locales.test.ts), so each object is complete.
  */
 export interface RowTexts {

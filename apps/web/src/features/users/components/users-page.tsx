@@ -71,8 +71,8 @@ export function UsersPage({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { query, setPage, clampPage, setPageSize, setSearch, setFilters, toggleSort } = useUsersUrlState({
-    // A change's list call starts with the change, not after the page has re-rendered for it
-    // (90–145 ms on the loaded 2-core machine); the page then finds it under way.
+    // A change's list call starts with the change, not after the page has re-rendered for it;
+    // the page then finds it under way.
     onNavigate: (next) => {
       if (orgId) void queryClient.prefetchQuery(getUsersQueryOptions(orgId, next));
     },
