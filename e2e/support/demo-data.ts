@@ -1,7 +1,8 @@
 import type { Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
 
-// The demo organisation's accounts and numbers, the API's calls and answers as the browser tests see them.
+// What the browser tests know beside the page object: the demo accounts and numbers, the breakpoints,
+// the shape of a row as read, the API's calls and answers, and a holder for list answers.
 
 /** The demo organisations (README.md): Acme's admin is a System Admin, its plain user may not list users. */
 export const ACME_ADMIN = { email: 'admin@acme.example', password: 'admin' } as const;

@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import { type ApiList, BREAKPOINTS, type RowText, USERS_API, type Viewport } from './demo-data.ts';
 import type { StorageState } from './seeded-server.ts';
 
-// The browser tests' page object: the page's parts by role and name, and what a person does with them.
-// The demo data and the API's fixtures are in demo-data.ts; the suite that starts a server is suite.ts.
+// Over 300 lines as one piece: the browser tests' page object, every part of the page by role and
+// name and what a person does with them. Demo data and API fixtures: demo-data.ts; servers: suite.ts.
 
 export interface OpenOptions {
   path?: string;
