@@ -15,12 +15,11 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { hashDatabaseCode } from '../../apps/server/test/support/demo-template.ts';
 import { newPage, signInAs } from './browser.ts';
+import { SESSION_API } from './demo-data.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 export type Account = { email: string; password: string };
-
-const SESSION_API = /\/apis\/oidc\/userinfo$/;
 
 /** A fingerprint of the migrations, the demo seed and the accounts: a new one makes a new template. */
 function fingerprint(accounts: Account[]): string {

@@ -18,6 +18,13 @@ export interface SearchGrams {
   rarest: number;
 }
 
+/** The grams chosen for a search with its filters, and those its pairs alone would have given. */
+export interface ChosenGrams extends SearchGrams {
+  byPairs: SearchGrams;
+}
+
+const NO_GRAMS: SearchGrams = { grams: [], share: 1, rarest: 1 };
+
 /**
  * Which of a search's pairs of characters, and of its filters' keys, to ask the index of `search_keys()`
  * for, by how many users hold each: the planner's statistics of that index (its most common elements,
@@ -50,15 +57,15 @@ export function createSearchGramStats(db: Db) {
 
   return {
     /** The rarest few of the search's pairs, and of the filters' `keys` when a pair narrows it (`chooseGrams`). */
-    async choose(search: string, keys: readonly string[] = []): Promise<SearchGrams> {
+    async choose(search: string, keys: readonly string[] = []): Promise<ChosenGrams> {
       const pairs = searchGrams(search.toLowerCase());
-      if (pairs.length === 0) return { grams: [], share: 1, rarest: 1 };
+      if (pairs.length === 0) return { ...NO_GRAMS, byPairs: NO_GRAMS };
       const shares = await current();
       const byPairs = chooseGrams(pairs, shares);
       // Keys alone find the filters' users, as their own indexes do in order: a walk finds a page sooner.
-      if (keys.length === 0 || byPairs.grams.length === 0) return byPairs;
+      if (keys.length === 0 || byPairs.grams.length === 0) return { ...byPairs, byPairs };
       const chosen = chooseGrams([...pairs, ...keys], shares);
-      return chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs;
+      return { ...(chosen.grams.some((gram) => pairs.includes(gram)) ? chosen : byPairs), byPairs };
     },
   };
 }

@@ -93,15 +93,15 @@ export function createUsersRepository(db: Db) {
     const { search, exactTotal: _, ...filtered } = query;
     // Without filters the users to test are everyone: one count, not the same one twice.
     const unfiltered = !query.lastSignIn && FILTERS.every(([field]) => query[field] === undefined);
-    const [byPairs, chosen, everyone, users] = await Promise.all([
-      gramStats.choose(search),
+    const everyoneCount = countUsers(orgId, { pageSize: 1, pageNumber: 1 });
+    const [chosen, everyone, users] = await Promise.all([
       gramStats.choose(search, filterKeys(query)),
-      countUsers(orgId, { pageSize: 1, pageNumber: 1 }),
-      unfiltered ? undefined : countUsers(orgId, filtered),
+      everyoneCount,
+      unfiltered ? everyoneCount : countUsers(orgId, filtered),
     ]);
-    const share = offset < SHALLOW ? byPairs.rarest : chosen.share;
-    const candidates = Math.min(everyone.count * share, (users ?? everyone).count);
-    return { grams: chosen.grams, candidates, dense: byPairs.grams.length === 0 };
+    const share = offset < SHALLOW ? chosen.byPairs.rarest : chosen.share;
+    const candidates = Math.min(everyone.count * share, users.count);
+    return { grams: chosen.grams, candidates, dense: chosen.byPairs.grams.length === 0 };
   }
 
   /**

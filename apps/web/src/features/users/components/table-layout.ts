@@ -68,13 +68,14 @@ const rowStyles = {
     textAlign: 'left',
     borderBottom: (theme: Theme) => `1px solid ${lighten(alpha(theme.palette.divider, 1), 0.88)}`,
   },
-  [at(cellClasses.cell)]: { py: 2, px: { xs: 1, md: 2 } },
+  [at(cellClasses.cell)]: { py: 2 },
   [at(cellClasses.checkboxCell)]: { width: 48, p: '0 0 0 4px' },
 };
 
 const cellStyles = {
   ...rowStyles,
-  '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: { xs: 1, md: 2 } },
+  // The head's cells and the body's, but the checkboxes', narrower on a phone.
+  [`& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox), ${at(cellClasses.cell)}`]: { px: { xs: 1, md: 2 } },
   [at(cellClasses.wideOnly)]: WIDE_ONLY,
   [at(cellClasses.narrowOnly)]: NARROW_ONLY,
   [at(cellClasses.userCell)]: { minWidth: { xs: 0, md: 240 } },
